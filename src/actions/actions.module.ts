@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ActionsController } from './actions.controller';
+import { ActionsRepository } from './actions.repository';
+import { ActionsService } from './actions.service';
+import { JsonSchemaCompiler } from './json-schema-compiler';
+
+@Module({
+  imports: [AuthModule, WebhooksModule],
+  controllers: [ActionsController],
+  providers: [ActionsRepository, ActionsService, JsonSchemaCompiler],
+  exports: [ActionsService, JsonSchemaCompiler],
+})
+export class ActionsModule {}

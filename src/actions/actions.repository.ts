@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, QueryFailedError, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { TenantId } from '../common/tenant-id';
+import { Tenant } from '../tenancy/tenant.entity';
+import { Action } from './action.entity';
+
+export type InsertOutcome = 'created' | 'name_taken' | 'limit_reached';
+export type ActionChanges = Partial<Pick<Action, 'description' | 'webhookUrl' | 'jsonSchema'>>;
+// TypeORM's deep-partial type cannot describe an arbitrary JSON object column; the casts below say only that.
+
+const UNIQUE_VIOLATION = '23505';
+
+@Injectable()
+export class ActionsRepository {
+  private readonly actions: Repository<Action>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.actions = dataSource.getRepository(Action);
+  }
+
+  listByTenant(tenantId: TenantId): Promise<Action[]> {
+    return this.actions.find({ where: { tenantId }, order: { name: 'ASC' } });
+  }
+
+  findByName(tenantId: TenantId, name: string): Promise<Action | null> {
+    return this.actions.findOneBy({ tenantId, name });
+  }
+
+  countByTenant(tenantId: TenantId): Promise<number> {
+    return this.actions.countBy({ tenantId });
+  }
+
+  /**
+   * Inserts unless the name is taken or the tenant is at `limit`. The tenant row is locked for the check and
+   * the insert, so concurrent creates can neither share a name nor overshoot the quota; the unique constraint
+   * backs the name check up.
+   */
+  async insertWithinLimit(tenantId: TenantId, action: Action, limit: number): Promise<InsertOutcome> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        await manager.getRepository(Tenant).createQueryBuilder('tenant').setLock('pessimistic_write').where({ id: tenantId }).getOne();
+        const actions = manager.getRepository(Action);
+        if (await actions.existsBy({ tenantId, name: action.name })) return 'name_taken';
+        if ((await actions.countBy({ tenantId })) >= limit) return 'limit_reached';
+        await actions.insert(action as QueryDeepPartialEntity<Action>);
+        return 'created';
+      });
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) return 'name_taken';
+      throw error;
+    }
+  }
+
+  /** Applies `changes`; null when the action does not exist (any more). */
+  async update(tenantId: TenantId, name: string, changes: ActionChanges, at: Date): Promise<Action | null> {
+    const result = await this.actions.update({ tenantId, name }, { ...changes, updatedAt: at } as QueryDeepPartialEntity<Action>);
+    return result.affected ? this.findByName(tenantId, name) : null;
+  }
+
+  async delete(tenantId: TenantId, name: string): Promise<boolean> {
+    const result = await this.actions.delete({ tenantId, name });
+    return (result.affected ?? 0) > 0;
+  }
+}

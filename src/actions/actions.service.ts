@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { InvalidRequestError } from '../common/common.errors';
+import { TenantId } from '../common/tenant-id';
+import { AppConfig } from '../config/app-config';
+import { DestinationGuard } from '../webhooks/destination-guard';
+import { WebhookService } from '../webhooks/webhook.service';
+import { parseWebhookUrl } from '../webhooks/webhook-url';
+import { Action } from './action.entity';
+import { isActionName } from './action-name';
+import { ActionLimitReachedError, ActionNameTakenError, ActionNotFoundError } from './actions.errors';
+import { ActionChanges, ActionsRepository } from './actions.repository';
+import { ActionDto } from './dto/action.response';
+import { CreateActionRequest } from './dto/create-action.request';
+import { UpdateActionRequest } from './dto/update-action.request';
+import { JsonSchemaCompiler } from './json-schema-compiler';
+
+/** Registering and managing a tenant's actions (spec 4, contract "Actions"). Exported for the admin backend. */
+@Injectable()
+export class ActionsService {
+  constructor(
+    private readonly actions: ActionsRepository,
+    private readonly schemas: JsonSchemaCompiler,
+    private readonly destinations: DestinationGuard,
+    private readonly webhooks: WebhookService,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(tenantId: TenantId): Promise<ActionDto[]> {
+    return (await this.actions.listByTenant(tenantId)).map((action) => this.map(action));
+  }
+
+  async get(tenantId: TenantId, name: string): Promise<ActionDto> {
+    return this.map(await this.require(tenantId, name));
+  }
+
+  /**
+   * Checks in the contract's order: body, name taken (409), quota (403), registration test (400). Nothing is
+   * stored unless all pass; the final insert re-checks name and quota under a lock.
+   */
+  async create(tenantId: TenantId, request: CreateActionRequest): Promise<ActionDto> {
+    await this.checkWebhookUrl(request.webhook_url);
+    this.checkJsonSchema(request.json_schema);
+    if (await this.actions.findByName(tenantId, request.name)) throw new ActionNameTakenError(request.name);
+    const limit = this.config.actionsPerTenant;
+    if ((await this.actions.countByTenant(tenantId)) >= limit) throw new ActionLimitReachedError(limit);
+
+    await this.webhooks.registrationTest(tenantId, request.name, request.webhook_url);
+
+    const now = this.clock.now();
+    const action = Object.assign(new Action(), {
+      id: randomUUID(),
+      tenantId,
+      name: request.name,
+      description: request.description,
+      jsonSchema: request.json_schema,
+      webhookUrl: request.webhook_url,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const outcome = await this.actions.insertWithinLimit(tenantId, action, limit);
+    if (outcome === 'name_taken') throw new ActionNameTakenError(request.name);
+    if (outcome === 'limit_reached') throw new ActionLimitReachedError(limit);
+    return this.map(action);
+  }
+
+  /** Spec 4.2. A changed webhook URL must pass the registration test before anything is written. */
+  async update(tenantId: TenantId, name: string, request: UpdateActionRequest): Promise<ActionDto> {
+    if (request.description === undefined && request.webhook_url === undefined && request.json_schema === undefined) {
+      throw new InvalidRequestError('body: at least one of description, webhook_url, json_schema is required');
+    }
+    if (request.webhook_url !== undefined) await this.checkWebhookUrl(request.webhook_url);
+    if (request.json_schema !== undefined) this.checkJsonSchema(request.json_schema);
+    const current = await this.require(tenantId, name);
+    if (request.webhook_url !== undefined && request.webhook_url !== current.webhookUrl) {
+      await this.webhooks.registrationTest(tenantId, name, request.webhook_url);
+    }
+    const changes: ActionChanges = {};
+    if (request.description !== undefined) changes.description = request.description;
+    if (request.webhook_url !== undefined) changes.webhookUrl = request.webhook_url;
+    if (request.json_schema !== undefined) changes.jsonSchema = request.json_schema;
+    const updated = await this.actions.update(tenantId, name, changes, this.clock.now());
+    if (!updated) throw new ActionNotFoundError();
+    return this.map(updated);
+  }
+
+  async delete(tenantId: TenantId, name: string): Promise<void> {
+    if (!isActionName(name) || !(await this.actions.delete(tenantId, name))) throw new ActionNotFoundError();
+  }
+
+  private async require(tenantId: TenantId, name: string): Promise<Action> {
+    const action = isActionName(name) ? await this.actions.findByName(tenantId, name) : null;
+    if (!action) throw new ActionNotFoundError();
+    return action;
+  }
+
+  private async checkWebhookUrl(raw: string): Promise<void> {
+    const url = parseWebhookUrl(raw, this.config.webhook.requireHttps);
+    if (typeof url === 'string') throw new InvalidRequestError(`webhook_url: ${url}`);
+    const refused = await this.destinations.refusedAddressOf(url);
+    if (refused) throw new InvalidRequestError(`webhook_url: resolves to a private or reserved address (${refused})`);
+  }
+
+  private checkJsonSchema(schema: Record<string, unknown>): void {
+    const compiled = this.schemas.compile(schema);
+    if (!compiled.ok) throw new InvalidRequestError(`json_schema: ${compiled.problem}`);
+  }
+
+  private map(action: Action): ActionDto {
+    return {
+      id: action.id,
+      tenant_id: action.tenantId,
+      name: action.name,
+      description: action.description,
+      json_schema: action.jsonSchema,
+      webhook_url: action.webhookUrl,
+      created_at: action.createdAt.toISOString(),
+      updated_at: action.updatedAt.toISOString(),
+    };
+  }
+}

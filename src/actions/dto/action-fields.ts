@@ -1,0 +1,36 @@
+import { applyDecorators } from '@nestjs/common';
+import { IsDefined, IsObject, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { HasNoNulCharacter } from '../../common/text.validators';
+import { MAX_WEBHOOK_URL_LENGTH } from '../../webhooks/webhook-url';
+import { ACTION_NAME_MAX_LENGTH, ACTION_NAME_PATTERN } from '../action-name';
+
+// The rules of spec 2.1, once, for the create and update bodies. `required` false: the field may be absent, but
+// when present (even as null) it is checked like on create.
+const presence = (required: boolean) =>
+  required ? IsDefined({ message: 'is required' }) : ValidateIf((_, value) => value !== undefined);
+
+export const ActionNameField = () =>
+  applyDecorators(
+    presence(true),
+    IsString({ message: 'must be a string' }),
+    Length(1, ACTION_NAME_MAX_LENGTH, { message: `must be 1 to ${ACTION_NAME_MAX_LENGTH} characters` }),
+    Matches(ACTION_NAME_PATTERN, { message: 'must match ^[a-z0-9_]+$ (lowercase letters, digits and underscores)' }),
+  );
+
+export const DescriptionField = (required: boolean) =>
+  applyDecorators(
+    presence(required),
+    IsString({ message: 'must be a string' }),
+    Length(1, 500, { message: 'must be 1 to 500 characters' }),
+    HasNoNulCharacter(),
+  );
+
+export const WebhookUrlField = (required: boolean) =>
+  applyDecorators(
+    presence(required),
+    IsString({ message: 'must be a string' }),
+    MaxLength(MAX_WEBHOOK_URL_LENGTH, { message: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` }),
+  );
+
+export const JsonSchemaField = (required: boolean) =>
+  applyDecorators(presence(required), IsObject({ message: 'must be a JSON object' }));

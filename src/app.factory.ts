@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import pino, { Logger } from 'pino';
+import { AppModule } from './app.module';
+import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './common/json-body-parser';
+import { NestPinoLogger } from './common/nest-pino-logger';
+import { RouteTable } from './common/route-table';
+import { AppConfig } from './config/app-config';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function createLogger(config: AppConfig): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'api_token', 'token', 'key', '*.token', '*.key'], censor: '[redacted]' },
+  });
+}
+
+/** The Fastify adapter with the contract's limits: 1 MB bodies, request ids echoed or made. */
+export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter {
+  return new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (request: IncomingMessage) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  });
+}
+
+/** Everything the HTTP layer needs besides the modules; shared by `main.ts` and the e2e tests. */
+export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
+  const fastify = app.getHttpAdapter().getInstance();
+  app.get(RouteTable).attach(fastify);
+  registerJsonBodyParser(fastify);
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}
+
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const logger = createLogger(config);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), createAdapter(config, logger), {
+    logger: new NestPinoLogger(logger),
+    abortOnError: false,
+    bodyParser: false, // ours: registerJsonBodyParser
+  });
+  return configureApp(app);
+}

@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ActionsModule } from './actions/actions.module';
+import { AdminModule } from './admin/admin.module';
+import { AuthModule } from './auth/auth.module';
+import { BodyValidationPipe } from './common/body-validation.pipe';
+import { CommonModule } from './common/common.module';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { TenancyModule } from './tenancy/tenancy.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { APP_PIPE } from '@nestjs/core';
+
+@Module({})
+export class AppModule {
+  static forRoot(config?: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        CommonModule,
+        DatabaseModule,
+        RateLimitModule,
+        TenancyModule,
+        AuthModule,
+        WebhooksModule,
+        ActionsModule,
+        AdminModule,
+      ],
+      providers: [{ provide: APP_PIPE, useClass: BodyValidationPipe }],
+    };
+  }
+}

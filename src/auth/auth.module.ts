@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
+import { AppConfig } from '../config/app-config';
+import { ApiTokensRepository } from './api-tokens.repository';
+import { ApiTokensService } from './api-tokens.service';
+import { BearerAuthGuard } from './bearer-auth.guard';
+import { jwtSecretKey } from './jwt-secret';
+import { JwtStrategy } from './jwt.strategy';
+import { PrincipalCache } from './principal-cache';
+import { TokenExchangeController } from './token-exchange.controller';
+import { TokenExchangeService } from './token-exchange.service';
+
+@Module({
+  imports: [
+    PassportModule,
+    JwtModule.registerAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        secret: jwtSecretKey(config),
+        signOptions: { algorithm: config.jwt.algorithm, issuer: config.jwt.issuer, audience: config.jwt.audience },
+        verifyOptions: { algorithms: [config.jwt.algorithm], issuer: config.jwt.issuer, audience: config.jwt.audience },
+      }),
+    }),
+  ],
+  controllers: [TokenExchangeController],
+  providers: [ApiTokensRepository, ApiTokensService, PrincipalCache, JwtStrategy, BearerAuthGuard, TokenExchangeService],
+  exports: [ApiTokensService, PrincipalCache, BearerAuthGuard, TokenExchangeService],
+})
+export class AuthModule {}

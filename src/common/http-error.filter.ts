@@ -1,0 +1,91 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  InvalidRequestError,
+  InvalidTokenError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  RouteNotFoundError,
+  ServiceUnavailableError,
+} from './common.errors';
+import { isDatabaseUnavailable } from './database-errors';
+import { DomainError, ErrorKind } from './domain.error';
+import { ErrorBody } from './error-body';
+import { RouteTable } from './route-table';
+
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/**
+ * The one place where failures become HTTP: domain errors by their kind, framework and parser errors by what
+ * they mean, a lost database as 503, and anything else as a 500 that says nothing about internals.
+ */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpErrorFilter');
+
+  constructor(private readonly routes: RouteTable) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    if (reply.sent) return;
+
+    const error = this.toDomainError(exception, request);
+    if (!error) {
+      this.logger.error({ err: exception, reqId: request.id }, 'unexpected failure');
+      this.send(reply, 500, { error: 'Internal server error' }, {});
+      return;
+    }
+    if (error instanceof ServiceUnavailableError) {
+      this.logger.warn({ reqId: request.id, err: exception }, 'database unavailable');
+    }
+    const body: ErrorBody = { error: error.message };
+    if (error.details !== undefined) body.details = error.details;
+    this.send(reply, STATUS[error.kind], body, error.headers);
+  }
+
+  private toDomainError(exception: unknown, request: FastifyRequest): DomainError | undefined {
+    if (exception instanceof DomainError) return exception;
+    if (exception instanceof NotFoundException) {
+      const allowed = this.routes.allowedMethods(request.url);
+      return allowed.length > 0 ? new MethodNotAllowedError(allowed) : new RouteNotFoundError();
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 401 || status === 403) return new InvalidTokenError();
+      if (status === 413) return new PayloadTooLargeError();
+      if (status === 400) return new InvalidRequestError(`body: ${exception.message}`);
+      return undefined;
+    }
+    if (isDatabaseUnavailable(exception)) return new ServiceUnavailableError();
+    return this.fromParserError(exception);
+  }
+
+  /** Errors Fastify raises while reading the body, before any handler runs. */
+  private fromParserError(exception: unknown): DomainError | undefined {
+    const { code, statusCode, message } = exception as { code?: string; statusCode?: number; message?: string };
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || statusCode === 413) return new PayloadTooLargeError();
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || statusCode === 415) {
+      return new InvalidRequestError('body: Content-Type must be application/json');
+    }
+    if (exception instanceof SyntaxError || (statusCode === 400 && typeof message === 'string')) {
+      return new InvalidRequestError(`body: malformed JSON (${message ?? 'unreadable'})`);
+    }
+    return undefined;
+  }
+
+  private send(reply: FastifyReply, status: number, body: ErrorBody, headers: Record<string, string>): void {
+    reply.status(status).headers(headers).type('application/json; charset=utf-8').send(JSON.stringify(body));
+  }
+}

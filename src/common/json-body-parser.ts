@@ -1,0 +1,25 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import secureJson from 'secure-json-parse';
+
+export const BODY_LIMIT_BYTES = 1_048_576;
+
+/**
+ * Fastify's JSON parser, except that an empty body is no body (clients send Content-Type on DELETE too), and
+ * `__proto__` or `constructor.prototype` keys are refused rather than silently dropped.
+ */
+export function registerJsonBodyParser(fastify: FastifyInstance): void {
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      } catch (error) {
+        done(Object.assign(error as Error, { statusCode: 400 }));
+      }
+    },
+  );
+}

@@ -1,0 +1,37 @@
+/** The service's typed configuration. Built once by `loadConfig`; everything else injects this. */
+export class AppConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly production: boolean;
+  /** Unset: the embedded PostgreSQL under `dataDir`. */
+  readonly databaseUrl?: string;
+  readonly dataDir: string;
+  readonly redisUrl?: string;
+  readonly jwt: {
+    readonly secret: string;
+    readonly algorithm: 'HS256' | 'HS384' | 'HS512';
+    readonly issuer: string;
+    readonly audience: string;
+    readonly lifetimeSeconds: number;
+  };
+  readonly adminApiKey: string;
+  /** 32 bytes: the AES-256-GCM key that HMAC keys are encrypted under. */
+  readonly encryptionKey: Buffer;
+  readonly webhook: {
+    readonly timeoutMs: number;
+    readonly allowPrivateNetworks: boolean;
+    readonly requireHttps: boolean;
+  };
+  readonly rateLimit: {
+    readonly perHour: number;
+    readonly tokenExchangePerMinute: number;
+  };
+  readonly actionsPerTenant: number;
+  readonly runMigrations: boolean;
+  readonly trustProxy: boolean;
+  readonly logLevel: string;
+
+  constructor(values: AppConfig) {
+    Object.assign(this, values);
+  }
+}

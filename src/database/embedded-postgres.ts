@@ -1,0 +1,108 @@
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/** Where a running embedded database can be reached; written to DATA_DIR so other processes can find it. */
+export interface EmbeddedEndpoint {
+  pid: number;
+  host: string;
+  port: number;
+}
+
+/** The data directory is open in another live process (a running service): connect to it instead. */
+export class EmbeddedDatabaseInUseError extends Error {
+  constructor(readonly endpoint: EmbeddedEndpoint) {
+    super(`the embedded database is in use by process ${endpoint.pid} (127.0.0.1:${endpoint.port})`);
+  }
+}
+
+const LOCK_FILE = 'embedded-postgres.json';
+const MAX_CONNECTIONS = 100;
+
+/**
+ * PostgreSQL compiled to WebAssembly (PGlite), served on a loopback TCP port so the ordinary `pg` driver, and
+ * therefore the same TypeORM code path as production, talks to it. Only one process may open a data directory:
+ * the first one takes a lock file naming its endpoint; others read it and connect there.
+ */
+export class EmbeddedPostgres {
+  private constructor(
+    private readonly db: PGlite,
+    private readonly server: PGLiteSocketServer,
+    private readonly lockPath: string | undefined,
+    readonly endpoint: EmbeddedEndpoint,
+  ) {}
+
+  /** `dataDir` undefined: an in-memory database (tests). */
+  static async start(dataDir?: string): Promise<EmbeddedPostgres> {
+    const lockPath = dataDir ? join(dataDir, LOCK_FILE) : undefined;
+    if (dataDir && lockPath) {
+      mkdirSync(join(dataDir, 'pgdata'), { recursive: true, mode: 0o700 });
+      takeLock(lockPath);
+    }
+    try {
+      const db = await PGlite.create(dataDir ? { dataDir: join(dataDir, 'pgdata') } : {});
+      const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: MAX_CONNECTIONS });
+      await server.start();
+      const port = Number(server.getServerConn().split(':').pop());
+      const endpoint = { pid: process.pid, host: '127.0.0.1', port };
+      if (lockPath) writeFileSync(lockPath, JSON.stringify(endpoint));
+      return new EmbeddedPostgres(db, server, lockPath, endpoint);
+    } catch (error) {
+      if (lockPath) releaseLock(lockPath);
+      throw error;
+    }
+  }
+
+  /** The endpoint of the process holding `dataDir`, if one is alive. */
+  static findRunning(dataDir: string): EmbeddedEndpoint | undefined {
+    const endpoint = readLock(join(dataDir, LOCK_FILE));
+    return endpoint && endpoint.port > 0 && isAlive(endpoint.pid) ? endpoint : undefined;
+  }
+
+  get url(): string {
+    return `postgres://postgres@${this.endpoint.host}:${this.endpoint.port}/postgres`;
+  }
+
+  async stop(): Promise<void> {
+    await this.server.stop();
+    await this.db.close();
+    if (this.lockPath) releaseLock(this.lockPath);
+  }
+}
+
+function takeLock(lockPath: string): void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lockPath, JSON.stringify({ pid: process.pid, host: '127.0.0.1', port: 0 }), { flag: 'wx', mode: 0o600 });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = readLock(lockPath);
+      if (holder && holder.pid !== process.pid && isAlive(holder.pid)) throw new EmbeddedDatabaseInUseError(holder);
+      unlinkSync(lockPath); // left behind by a process that died
+    }
+  }
+  throw new Error(`could not lock ${lockPath}`);
+}
+
+function readLock(lockPath: string): EmbeddedEndpoint | undefined {
+  try {
+    return JSON.parse(readFileSync(lockPath, 'utf8')) as EmbeddedEndpoint;
+  } catch {
+    return undefined;
+  }
+}
+
+function releaseLock(lockPath: string): void {
+  if (readLock(lockPath)?.pid === process.pid) unlinkSync(lockPath);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

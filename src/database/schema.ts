@@ -1,0 +1,9 @@
+import { Action } from '../actions/action.entity';
+import { ApiToken } from '../auth/api-token.entity';
+import { InitialSchema1763776800000 } from './migrations/1763776800000-initial-schema';
+import { HmacKey } from '../webhooks/hmac-key.entity';
+import { Tenant } from '../tenancy/tenant.entity';
+
+/** Every entity and migration, listed once for the app, the TypeORM command line and the tests. */
+export const ENTITIES = [Tenant, ApiToken, HmacKey, Action];
+export const MIGRATIONS = [InitialSchema1763776800000];

@@ -1,0 +1,16 @@
+import 'reflect-metadata';
+import { createApp } from './app.factory';
+import { ConfigError } from './config/config.error';
+import { loadConfig } from './config/load-config';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createApp(config);
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  // A configuration problem is one clear line; anything else keeps its stack for the operator.
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

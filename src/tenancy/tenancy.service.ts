@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { asTenantId, TenantId } from '../common/tenant-id';
+import { isUuid } from '../common/uuid';
+import { TenantDto } from './tenant.dto';
+import { Tenant, TenantStatus } from './tenant.entity';
+import { TenantNotFoundError } from './tenancy.errors';
+import { TenantsRepository } from './tenants.repository';
+
+/** Tenants: created, renamed, disabled and re-enabled by the admin panel. Exported for the admin backend. */
+@Injectable()
+export class TenancyService {
+  constructor(
+    private readonly tenants: TenantsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(name: string): Promise<TenantDto> {
+    const now = this.clock.now();
+    const tenant = Object.assign(new Tenant(), { id: randomUUID(), name, status: 'active', createdAt: now, updatedAt: now });
+    await this.tenants.insert(tenant);
+    return this.map(tenant);
+  }
+
+  async list(): Promise<TenantDto[]> {
+    return (await this.tenants.findAll()).map((tenant) => this.map(tenant));
+  }
+
+  async get(id: string): Promise<TenantDto> {
+    return this.map(await this.require(id));
+  }
+
+  async update(id: string, changes: { name?: string; status?: TenantStatus }): Promise<TenantDto> {
+    const tenant = await this.require(id);
+    if (changes.name !== undefined) tenant.name = changes.name;
+    if (changes.status !== undefined) tenant.status = changes.status;
+    tenant.updatedAt = this.clock.now();
+    return this.map(await this.tenants.save(tenant));
+  }
+
+  /** The id of an existing tenant, checked: the only way the admin side obtains a `TenantId`. */
+  async requireId(id: string): Promise<TenantId> {
+    return asTenantId((await this.require(id)).id);
+  }
+
+  async isActive(id: string): Promise<boolean> {
+    return (await this.tenants.findById(id))?.status === 'active';
+  }
+
+  private async require(id: string): Promise<Tenant> {
+    const tenant = isUuid(id) ? await this.tenants.findById(id) : null;
+    if (!tenant) throw new TenantNotFoundError();
+    return tenant;
+  }
+
+  private map(tenant: Tenant): TenantDto {
+    return {
+      id: tenant.id,
+      name: tenant.name,
+      status: tenant.status,
+      created_at: tenant.createdAt.toISOString(),
+      updated_at: tenant.updatedAt.toISOString(),
+    };
+  }
+}

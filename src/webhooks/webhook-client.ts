@@ -1,0 +1,99 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Agent, request } from 'undici';
+import { AppConfig } from '../config/app-config';
+import { DeliveryOutcome } from './delivery-outcome';
+import { DestinationGuard, RefusedDestinationError } from './destination-guard';
+
+export const MAX_RESPONSE_BYTES = 1_048_576;
+
+/**
+ * The one outbound HTTP client: keep-alive connections (undici), a total deadline per call that also cuts off a
+ * receiver that drips its answer, no redirects, a capped read of the answer, and every connection made through
+ * the destination guard's lookup.
+ */
+@Injectable()
+export class WebhookClient implements OnApplicationShutdown {
+  private readonly agent: Agent;
+  private readonly timeoutMs: number;
+
+  constructor(
+    config: AppConfig,
+    private readonly guard: DestinationGuard,
+  ) {
+    this.timeoutMs = config.webhook.timeoutMs;
+    this.agent = new Agent({
+      connect: { lookup: guard.lookup, timeout: Math.min(10_000, this.timeoutMs) },
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  /** POSTs `body` as JSON. With `readBody`, the answer is read up to 1 MB; otherwise it is discarded. */
+  async post(url: string, body: string, headers: Record<string, string>, readBody: boolean): Promise<DeliveryOutcome> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      this.guard.assertLiteralAllowed(new URL(url));
+      const response = await request(url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { 'content-type': 'application/json', 'user-agent': 'action-gateway/1.0', ...headers },
+        body,
+        signal,
+      });
+      if (!readBody) {
+        await response.body.dump({ limit: 64 * 1024 });
+        return { kind: 'answered', status: response.statusCode, durationMs: elapsed() };
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_RESPONSE_BYTES) {
+          response.body.destroy();
+          return { kind: 'body_too_large', status: response.statusCode, durationMs: elapsed() };
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return { kind: 'answered', status: response.statusCode, body: Buffer.concat(chunks), durationMs: elapsed() };
+    } catch (error) {
+      if (signal.aborted) return { kind: 'timed_out', timeoutMs: this.timeoutMs, durationMs: elapsed() };
+      return { kind: 'unreachable', reason: describeFailure(error), durationMs: elapsed() };
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/** A short, receiver-facing reason for a failed connection (never a stack or an internal detail). */
+export function describeFailure(error: unknown): string {
+  if (error instanceof RefusedDestinationError) return error.message;
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  switch (code) {
+    case 'ERR_REFUSED_DESTINATION':
+      return (error as Error).message;
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'connection reset';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'connect timed out';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 'no answer in time';
+    default:
+      if (code && /CERT|TLS|SSL|SELF_SIGNED/.test(code)) return `TLS error: ${code}`;
+      return code ? `network error: ${code}` : 'network error';
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { DestinationGuard } from './destination-guard';
+import { DnsResolver, SystemDnsResolver } from './dns-resolver';
+import { HmacKeysRepository } from './hmac-keys.repository';
+import { HmacKeysService } from './hmac-keys.service';
+import { KeyCipher } from './key-cipher';
+import { WebhookClient } from './webhook-client';
+import { WebhookService } from './webhook.service';
+
+@Module({
+  providers: [
+    { provide: DnsResolver, useClass: SystemDnsResolver },
+    DestinationGuard,
+    KeyCipher,
+    HmacKeysRepository,
+    HmacKeysService,
+    WebhookClient,
+    WebhookService,
+  ],
+  exports: [HmacKeysService, WebhookService, DestinationGuard],
+})
+export class WebhooksModule {}
