@@ -23,6 +23,8 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
   return new FastifyAdapter({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
+    // A path name that is too long is an unknown action (404), not Fastify's 414.
+    routerOptions: { maxParamLength: 16_384 },
     trustProxy: config.trustProxy,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => {

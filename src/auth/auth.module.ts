@@ -25,6 +25,6 @@ import { TokenExchangeService } from './token-exchange.service';
   ],
   controllers: [TokenExchangeController],
   providers: [ApiTokensRepository, ApiTokensService, PrincipalCache, JwtStrategy, BearerAuthGuard, TokenExchangeService],
-  exports: [ApiTokensService, PrincipalCache, BearerAuthGuard, TokenExchangeService],
+  exports: [ApiTokensService, PrincipalCache, JwtStrategy, BearerAuthGuard, TokenExchangeService],
 })
 export class AuthModule {}

@@ -1,14 +1,33 @@
-import { Injectable } from '@nestjs/common';
-import { AuthGuard } from '@nestjs/passport';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import passport from 'passport';
 import { InvalidTokenError } from '../common/common.errors';
 import { DomainError } from '../common/domain.error';
+import { JwtStrategy } from './jwt.strategy';
+import { Principal } from './principal';
 
-/** Every way a bearer token can fail is the same 401 `Invalid token`; a lost database stays a 503. */
+/**
+ * Runs this application's own passport-jwt strategy on the request. `AuthGuard('jwt')` would look the strategy
+ * up by name in passport's process-wide registry, where the last Nest application to boot wins: an admin
+ * backend or a test that composes a second application would have its tokens checked with the other's secret.
+ * Every way a bearer token can fail is the same 401 `Invalid token`; a lost database stays a 503.
+ */
 @Injectable()
-export class BearerAuthGuard extends AuthGuard('jwt') {
-  override handleRequest<TUser>(error: unknown, user: TUser): TUser {
-    if (error && !(error instanceof DomainError)) throw error;
-    if (error || !user) throw new InvalidTokenError();
-    return user;
+export class BearerAuthGuard implements CanActivate {
+  constructor(private readonly strategy: JwtStrategy) {}
+
+  canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest & { user?: Principal }>();
+    return new Promise((resolve, reject) => {
+      // passport decorates the strategy object per request, so each request gets its own derived instance.
+      const authenticate = passport.authenticate(Object.create(this.strategy), { session: false }, (error: unknown, user: Principal | false) => {
+        if (error && !(error instanceof DomainError)) return reject(error);
+        if (error || !user) return reject(new InvalidTokenError());
+        request.user = user;
+        resolve(true);
+      });
+      authenticate(request, http.getResponse<FastifyReply>(), (error: unknown) => reject(error ?? new InvalidTokenError()));
+    });
   }
 }

@@ -5,6 +5,8 @@ export class AppConfig {
   readonly production: boolean;
   /** Unset: the embedded PostgreSQL under `dataDir`. */
   readonly databaseUrl?: string;
+  /** Connections to DATABASE_URL; the embedded database always gets one (see data-source-options.ts). */
+  readonly databasePoolSize: number;
   readonly dataDir: string;
   readonly redisUrl?: string;
   readonly jwt: {

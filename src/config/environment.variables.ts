@@ -17,7 +17,7 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
   PORT?: number;
 
-  @IsOptional() @IsString()
+  @IsOptional() @Transform(emptyToUndefined) @IsString()
   HOST?: string;
 
   @IsOptional() @IsString()
@@ -25,6 +25,9 @@ export class EnvironmentVariables {
 
   @IsOptional() @Transform(emptyToUndefined) @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
   DATABASE_URL?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  DATABASE_POOL_SIZE?: number;
 
   @IsOptional() @Transform(emptyToUndefined) @IsString()
   DATA_DIR?: string;

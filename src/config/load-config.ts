@@ -41,6 +41,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     host: env.HOST ?? '0.0.0.0',
     production,
     databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE ?? 10,
     dataDir,
     redisUrl: env.REDIS_URL,
     jwt: {

@@ -2,8 +2,6 @@ import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { ENTITIES, MIGRATIONS } from './schema';
 
-export const POOL_SIZE = 10;
-
 /** One description of the database for the app and the TypeORM command line. */
 export function dataSourceOptions(config: AppConfig, url: string, embedded: boolean): DataSourceOptions {
   return {
@@ -16,11 +14,13 @@ export function dataSourceOptions(config: AppConfig, url: string, embedded: bool
     synchronize: false,
     logging: ['error', 'warn', 'migration'],
     extra: {
-      max: POOL_SIZE,
+      // PGlite is one session behind a multiplexer that interleaves the protocol messages of concurrent
+      // connections (a Bind of one lands between the Parse and Execute of another), so the embedded database
+      // gets exactly one connection; it runs one statement at a time anyway.
+      max: embedded ? 1 : config.databasePoolSize,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
-      // PGlite answers one statement at a time and has no timer to cancel one with.
-      ...(embedded ? {} : { statement_timeout: 10_000 }),
+      statement_timeout: 10_000,
     },
   };
 }

@@ -1,0 +1,31 @@
+# --- Stage 1: build ---------------------------------------------------------------------------------------
+# Full install (dev dependencies included: nest CLI, TypeScript), then compile to dist/.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+
+# Lockfile first so the dependency layer is cached until package*.json changes.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+# Sources (filtered by .dockerignore), then nest build -> dist/src/main.js, dist/ormconfig.js.
+COPY . .
+RUN npm run build
+
+# --- Stage 2: runtime -------------------------------------------------------------------------------------
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+
+# Production dependencies only. No runtime dependency has an install script (only dev ones: @swc/core,
+# @parcel/watcher), so scripts are skipped.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+COPY --from=build /app/dist ./dist
+
+# Default DATA_DIR (.data) must be writable by the non-root user; production itself uses DATABASE_URL.
+RUN mkdir -p .data && chown node:node .data
+USER node
+
+EXPOSE 3000
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,44 @@
+// ESLint 10 flat config: typescript-eslint's recommended rules (syntax-only, no type information, so it stays
+// fast). Run with `npm run lint` (eslint .).
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+// Node's globals, for the plain JavaScript config files at the root (jest.config.js is CommonJS).
+const nodeGlobals = {
+  module: 'writable',
+  exports: 'writable',
+  require: 'readonly',
+  __dirname: 'readonly',
+  __filename: 'readonly',
+  process: 'readonly',
+  console: 'readonly',
+  Buffer: 'readonly',
+};
+
+const unusedVars = [
+  'error',
+  { argsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+];
+
+export default defineConfig([
+  globalIgnores(['dist/', 'node_modules/', 'coverage/', '.data/']),
+
+  // The service, its tests, benchmarks and the TypeORM CLI data source.
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'ormconfig.ts'],
+    extends: [js.configs.recommended, tseslint.configs.recommended],
+    rules: {
+      '@typescript-eslint/no-unused-vars': unusedVars,
+    },
+  },
+
+  // Root tooling files written in JavaScript.
+  {
+    files: ['*.js', '*.cjs', '*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { globals: nodeGlobals },
+    rules: { 'no-unused-vars': unusedVars },
+  },
+  { files: ['*.js', '*.cjs'], languageOptions: { sourceType: 'commonjs' } },
+]);

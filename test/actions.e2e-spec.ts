@@ -1,0 +1,370 @@
+import { createHmac } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
+import { ok, Receiver, status } from './support/receiver';
+import { startTestApp, TestApp } from './support/test-app';
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe('actions (spec 4, contract "Actions")', () => {
+  let testApp: TestApp;
+  let receiver: Receiver;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    receiver = await Receiver.start();
+  });
+  afterAll(async () => {
+    await testApp.close();
+    await receiver.stop();
+  });
+  beforeEach(async () => {
+    receiver.behaviour = ok;
+    tenant = await createTenant(testApp);
+  });
+
+  const storedCount = async (tenantId: string) =>
+    Number((await testApp.app.get(DataSource).query('SELECT count(*) FROM actions WHERE tenant_id = $1', [tenantId]))[0].count);
+
+  describe('POST /actions', () => {
+    it('registers an action: 201 with exactly the Action fields, after one signed registration test', async () => {
+      const body = actionBody(receiver.url('/v2/hook'), { json_schema: { type: 'object', required: ['b'], properties: { b: {}, a: {} } } });
+      const before = receiver.calls.length;
+
+      const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body });
+
+      expect(response.status).toBe(201);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const action = response.body.action;
+      expect(Object.keys(action).sort()).toEqual(['created_at', 'description', 'id', 'json_schema', 'name', 'tenant_id', 'updated_at', 'webhook_url']);
+      expect(action).toMatchObject({ tenant_id: tenant.tenantId, name: body.name, description: body.description, webhook_url: body.webhook_url });
+      expect(JSON.stringify(action.json_schema)).toBe(JSON.stringify(body.json_schema));
+      expect(action.created_at).toMatch(ISO_MS);
+      expect(action.updated_at).toBe(action.created_at);
+
+      expect(receiver.calls.length).toBe(before + 1);
+      const test = receiver.calls[receiver.calls.length - 1];
+      expect(test.method).toBe('POST');
+      expect(test.path).toBe('/v2/hook');
+      expect(test.headers['content-type']).toBe('application/json');
+      const sent = JSON.parse(test.body);
+      expect(Object.keys(sent)).toEqual(['action_name', 'parameters', 'timestamp', 'test', 'signature']);
+      expect(sent).toMatchObject({ action_name: body.name, parameters: {}, test: true });
+      expect(Number.isInteger(sent.timestamp)).toBe(true);
+      expect(Math.abs(sent.timestamp - Date.now() / 1000)).toBeLessThan(60);
+      const signed = test.body.slice(0, test.body.indexOf(',"signature"')) + '}';
+      expect(sent.signature).toBe(createHmac('sha256', tenant.hmacKey).update(signed).digest('hex'));
+      expect(signed).toBe(JSON.stringify({ action_name: body.name, parameters: {}, timestamp: sent.timestamp, test: true }));
+      expect(test.headers['webhook-id']).toBeTruthy();
+      expect(test.headers['webhook-timestamp']).toBe(String(sent.timestamp));
+      expect(test.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    });
+
+    it('sends the registration test unsigned when the tenant has no HMAC key', async () => {
+      const unsigned = await createTenant(testApp, { hmacKey: false });
+      const response = await gateway(testApp, 'POST', '/actions', { token: unsigned.jwt, body: actionBody(receiver.url()) });
+      expect(response.status).toBe(201);
+      const sent = JSON.parse(receiver.calls[receiver.calls.length - 1].body);
+      expect(Object.keys(sent)).toEqual(['action_name', 'parameters', 'timestamp', 'test']);
+      expect(receiver.calls[receiver.calls.length - 1].headers['webhook-signature']).toBeUndefined();
+    });
+
+    it('gives 409 with the spec text for a name that exists, without calling the webhook', async () => {
+      const body = actionBody(receiver.url());
+      expect((await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body })).status).toBe(201);
+      const calls = receiver.calls.length;
+      const again = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: { ...body, description: 'other' } });
+      expect(again.status).toBe(409);
+      expect(again.body).toEqual({ error: `action with name '${body.name}' already exists` });
+      expect(receiver.calls.length).toBe(calls);
+    });
+
+    it.each([
+      [500, 'webhook endpoint returned status 500'],
+      [404, 'webhook endpoint returned status 404'],
+      [302, 'webhook endpoint returned status 302'],
+    ])('fails with 400 when the registration test gets %i, storing nothing', async (code, text) => {
+      receiver.behaviour = status(code, code === 302 ? { location: receiver.url('/elsewhere') } : {});
+      const calls = receiver.calls.length;
+      const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: `action validation failed: ${text}` });
+      expect(receiver.calls.length).toBe(calls + 1); // a redirect is not followed
+      expect(await storedCount(tenant.tenantId)).toBe(0);
+    });
+
+    it('accepts any 2xx answer to the registration test', async () => {
+      receiver.behaviour = status(204);
+      expect((await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).status).toBe(201);
+    });
+
+    it('fails with 400 "unreachable" when nothing listens at the webhook URL', async () => {
+      const closed = await Receiver.start();
+      const url = closed.url();
+      await closed.stop();
+      const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(url) });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'action validation failed: webhook endpoint unreachable (connection refused)' });
+      expect(await storedCount(tenant.tenantId)).toBe(0);
+    });
+
+    it.each([
+      [{ name: undefined }, 'name: is required'],
+      [{ name: '' }, 'name: must be 1 to 100 characters'],
+      [{ name: 'a'.repeat(101) }, 'name: must be 1 to 100 characters'],
+      [{ name: 'Get Weather' }, 'name: must match ^[a-z0-9_]+$ (lowercase letters, digits and underscores)'],
+      [{ name: 42 }, 'name: must be a string'],
+      [{ description: '' }, 'description: must be 1 to 500 characters'],
+      [{ description: 'd'.repeat(501) }, 'description: must be 1 to 500 characters'],
+      [{ description: 'nul\u0000byte' }, 'description: must not contain NUL characters'],
+      [{ description: undefined }, 'description: is required'],
+      [{ webhook_url: undefined }, 'webhook_url: is required'],
+      [{ webhook_url: 'not a url' }, 'webhook_url: must be an absolute http or https URL'],
+      [{ webhook_url: 'ftp://127.0.0.1/hook' }, 'webhook_url: must be an absolute http or https URL'],
+      [{ webhook_url: '/relative' }, 'webhook_url: must be an absolute http or https URL'],
+      [{ webhook_url: 'http://user:pw@127.0.0.1/' }, 'webhook_url: must not contain user credentials'],
+      [{ webhook_url: `http://127.0.0.1/${'a'.repeat(2048)}` }, 'webhook_url: must be at most 2048 characters'],
+      [{ json_schema: undefined }, 'json_schema: is required'],
+      [{ json_schema: [] }, 'json_schema: must be a JSON object'],
+      [{ json_schema: 'object' }, 'json_schema: must be a JSON object'],
+      [{ json_schema: { type: 'string' } }, 'json_schema: type must be "object"'],
+      [{ json_schema: { type: 'object', properties: { a: { type: 'nope' } } } }, 'json_schema: is not a valid JSON Schema'],
+      [{ json_schema: { type: 'object', required: 'a' } }, 'json_schema: is not a valid JSON Schema'],
+      [{ json_schema: { $schema: 'http://json-schema.org/draft-04/schema#' } }, 'json_schema: unsupported $schema'],
+      [{ json_schema: { $ref: 'https://example.com/schema.json' } }, 'json_schema: is not a valid JSON Schema'],
+    ])('gives 400 Invalid request naming the field for %j', async (override, details) => {
+      const calls = receiver.calls.length;
+      const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url(), override) });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe('Invalid request');
+      expect(response.body.details).toContain(details);
+      expect(Object.keys(response.body).sort()).toEqual(['details', 'error']);
+      expect(receiver.calls.length).toBe(calls);
+      expect(await storedCount(tenant.tenantId)).toBe(0);
+    });
+
+    it('names every invalid field at once', async () => {
+      const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: { name: 'Bad', json_schema: [] } });
+      expect(response.status).toBe(400);
+      expect(response.body.details.split('; ').map((part: string) => part.split(':')[0])).toEqual(['name', 'description', 'webhook_url', 'json_schema']);
+    });
+
+    it('accepts draft-07 schemas, boundary lengths, and ignores unknown and read-only fields', async () => {
+      const body = actionBody(receiver.url(), {
+        name: 'a'.repeat(100),
+        description: 'd'.repeat(500),
+        json_schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { type: 'integer' } } },
+        id: '00000000-0000-0000-0000-000000000000',
+        tenant_id: '00000000-0000-0000-0000-000000000000',
+        created_at: '2000-01-01T00:00:00.000Z',
+        surprise: true,
+      });
+      const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body });
+      expect(response.status).toBe(201);
+      expect(response.body.action.id).not.toBe(body.id);
+      expect(response.body.action.tenant_id).toBe(tenant.tenantId);
+      expect(response.body.action.created_at).not.toBe(body.created_at);
+      expect(response.body.action).not.toHaveProperty('surprise');
+    });
+
+    it('refuses the 101st action with 403 before running the registration test', async () => {
+      const small = await startTestApp({ env: { ACTIONS_PER_TENANT: '2' } });
+      try {
+        const owner = await createTenant(small);
+        for (let i = 0; i < 2; i++) expect((await gateway(small, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url()) })).status).toBe(201);
+        const calls = receiver.calls.length;
+        const response = await gateway(small, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url()) });
+        expect(response.status).toBe(403);
+        expect(response.body).toEqual({ error: 'action limit reached: a tenant may have at most 2 actions' });
+        expect(receiver.calls.length).toBe(calls);
+      } finally {
+        await small.close();
+      }
+    });
+
+    it('enforces the default limit of 100 actions per tenant', async () => {
+      const dataSource = testApp.app.get(DataSource);
+      await dataSource.query(
+        `INSERT INTO actions (id, tenant_id, name, description, json_schema, webhook_url, created_at, updated_at)
+         SELECT gen_random_uuid(), $1, 'bulk_' || n, 'd', '{}', 'http://127.0.0.1/', now(), now() FROM generate_series(1, 99) AS n`,
+        [tenant.tenantId],
+      );
+      expect((await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).status).toBe(201);
+      const over = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) });
+      expect(over.status).toBe(403);
+      expect(over.body).toEqual({ error: 'action limit reached: a tenant may have at most 100 actions' });
+      expect(await storedCount(tenant.tenantId)).toBe(100);
+    });
+
+    it('checks a taken name (409) before the quota (403)', async () => {
+      const small = await startTestApp({ env: { ACTIONS_PER_TENANT: '1' } });
+      try {
+        const owner = await createTenant(small);
+        const body = actionBody(receiver.url());
+        expect((await gateway(small, 'POST', '/actions', { token: owner.jwt, body })).status).toBe(201);
+        expect((await gateway(small, 'POST', '/actions', { token: owner.jwt, body })).status).toBe(409);
+      } finally {
+        await small.close();
+      }
+    });
+
+    it('lets exactly one of 20 concurrent creates of one name win; the rest get 409', async () => {
+      const body = actionBody(receiver.url());
+      const responses = await Promise.all(Array.from({ length: 20 }, () => gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body })));
+      const statuses = responses.map((response) => response.status).sort();
+      expect(statuses.filter((code) => code === 201)).toHaveLength(1);
+      expect(statuses.filter((code) => code === 409)).toHaveLength(19);
+      expect(await storedCount(tenant.tenantId)).toBe(1);
+    });
+
+    it('never lets concurrent creates take a tenant past its quota', async () => {
+      const small = await startTestApp({ env: { ACTIONS_PER_TENANT: '5' } });
+      try {
+        const owner = await createTenant(small);
+        const responses = await Promise.all(
+          Array.from({ length: 15 }, () => gateway(small, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url()) })),
+        );
+        const statuses = responses.map((response) => response.status);
+        expect(statuses.filter((code) => code === 201)).toHaveLength(5);
+        expect(statuses.filter((code) => code === 403)).toHaveLength(10);
+        expect(await storedCount(owner.tenantId)).toBe(5);
+      } finally {
+        await small.close();
+      }
+    });
+  });
+
+  describe('GET /actions and GET /actions/{name}', () => {
+    it('lists the tenant\'s actions ordered by name, each exactly as stored', async () => {
+      for (const name of ['b_two', 'a_one', '_zero', 'c3']) {
+        await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url(), { name }) });
+      }
+      const response = await gateway(testApp, 'GET', '/actions', { token: tenant.jwt });
+      expect(response.status).toBe(200);
+      expect(Object.keys(response.body)).toEqual(['actions']);
+      expect(response.body.actions.map((action: { name: string }) => action.name)).toEqual(['_zero', 'a_one', 'b_two', 'c3']);
+    });
+
+    it('gives an empty list to a tenant with no actions', async () => {
+      const response = await gateway(testApp, 'GET', '/actions', { token: tenant.jwt });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ actions: [] });
+    });
+
+    it('gets one action wrapped in {action}', async () => {
+      const created = (await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).body.action;
+      const response = await gateway(testApp, 'GET', `/actions/${created.name}`, { token: tenant.jwt });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ action: created });
+    });
+
+    it.each(['missing_action', 'Not-A-Name', 'a%2Fb', 'a.b', '%00', 'x'.repeat(101), 'x'.repeat(5000)])('gives 404 Action not found for %s', async (name) => {
+      const response = await gateway(testApp, 'GET', `/actions/${name}`, { token: tenant.jwt });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: 'Action not found' });
+    });
+  });
+
+  describe('PUT /actions/{name}', () => {
+    it('updates the given fields, keeps the others, and moves updated_at', async () => {
+      const created = (await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).body.action;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const response = await gateway(testApp, 'PUT', `/actions/${created.name}`, { token: tenant.jwt, body: { description: 'Now in Celsius', name: 'renamed' } });
+      expect(response.status).toBe(200);
+      expect(response.body.action).toEqual({ ...created, description: 'Now in Celsius', updated_at: response.body.action.updated_at });
+      expect(Date.parse(response.body.action.updated_at)).toBeGreaterThan(Date.parse(created.updated_at));
+      expect((await gateway(testApp, 'GET', `/actions/${created.name}`, { token: tenant.jwt })).body).toEqual(response.body);
+    });
+
+    it('runs the registration test on a new webhook URL and changes nothing when it fails', async () => {
+      const created = (await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).body.action;
+      receiver.behaviour = status(503);
+      const response = await gateway(testApp, 'PUT', `/actions/${created.name}`, {
+        token: tenant.jwt,
+        body: { webhook_url: receiver.url('/v2'), description: 'changed' },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'action validation failed: webhook endpoint returned status 503' });
+      expect((await gateway(testApp, 'GET', `/actions/${created.name}`, { token: tenant.jwt })).body.action).toEqual(created);
+
+      receiver.behaviour = ok;
+      const calls = receiver.calls.length;
+      const moved = await gateway(testApp, 'PUT', `/actions/${created.name}`, { token: tenant.jwt, body: { webhook_url: receiver.url('/v2') } });
+      expect(moved.status).toBe(200);
+      expect(moved.body.action.webhook_url).toBe(receiver.url('/v2'));
+      expect(receiver.calls.length).toBe(calls + 1);
+      expect(JSON.parse(receiver.calls[calls].body).test).toBe(true);
+    });
+
+    it('does not re-test an unchanged webhook URL', async () => {
+      const created = (await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).body.action;
+      const calls = receiver.calls.length;
+      const response = await gateway(testApp, 'PUT', `/actions/${created.name}`, { token: tenant.jwt, body: { webhook_url: created.webhook_url, json_schema: { type: 'object' } } });
+      expect(response.status).toBe(200);
+      expect(response.body.action.json_schema).toEqual({ type: 'object' });
+      expect(receiver.calls.length).toBe(calls);
+    });
+
+    it.each([
+      [{}, 'body: at least one of description, webhook_url, json_schema is required'],
+      [{ name: 'only_name' }, 'body: at least one of description, webhook_url, json_schema is required'],
+      [{ description: null }, 'description: must be a string'],
+      [{ description: '' }, 'description: must be 1 to 500 characters'],
+      [{ webhook_url: 'mailto:a@b' }, 'webhook_url: must be an absolute http or https URL'],
+      [{ json_schema: { type: 'array' } }, 'json_schema: type must be "object"'],
+    ])('gives 400 for %j and changes nothing', async (body, details) => {
+      const created = (await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).body.action;
+      const response = await gateway(testApp, 'PUT', `/actions/${created.name}`, { token: tenant.jwt, body });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'Invalid request', details });
+      expect((await gateway(testApp, 'GET', `/actions/${created.name}`, { token: tenant.jwt })).body.action).toEqual(created);
+    });
+
+    it('gives 404 Action not found for an unknown name', async () => {
+      const response = await gateway(testApp, 'PUT', '/actions/never_made', { token: tenant.jwt, body: { description: 'x' } });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: 'Action not found' });
+    });
+  });
+
+  describe('DELETE /actions/{name}', () => {
+    it('deletes with 204 and an empty body; the action is gone', async () => {
+      const created = (await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).body.action;
+      const response = await gateway(testApp, 'DELETE', `/actions/${created.name}`, { token: tenant.jwt });
+      expect(response.status).toBe(204);
+      expect(response.text).toBe('');
+      expect((await gateway(testApp, 'GET', `/actions/${created.name}`, { token: tenant.jwt })).status).toBe(404);
+      expect(await storedCount(tenant.tenantId)).toBe(0);
+      const again = await gateway(testApp, 'DELETE', `/actions/${created.name}`, { token: tenant.jwt });
+      expect(again.status).toBe(404);
+      expect(again.body).toEqual({ error: 'Action not found' });
+    });
+
+    it('accepts a Content-Type header with no body', async () => {
+      const created = (await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).body.action;
+      const response = await gateway(testApp, 'DELETE', `/actions/${created.name}`, { token: tenant.jwt, headers: { 'content-type': 'application/json' } });
+      expect(response.status).toBe(204);
+    });
+  });
+
+  describe('tenant isolation', () => {
+    it('treats another tenant\'s action exactly like a missing one, and lets both use one name', async () => {
+      const other = await createTenant(testApp);
+      const body = actionBody(receiver.url());
+      const mine = (await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body })).body.action;
+
+      for (const [method, payload] of [['GET', undefined], ['PUT', { description: 'hijack' }], ['DELETE', undefined]] as const) {
+        const response = await gateway(testApp, method, `/actions/${body.name}`, { token: other.jwt, body: payload });
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({ error: 'Action not found' });
+      }
+      expect((await gateway(testApp, 'GET', '/actions', { token: other.jwt })).body).toEqual({ actions: [] });
+      expect((await gateway(testApp, 'GET', `/actions/${body.name}`, { token: tenant.jwt })).body.action).toEqual(mine);
+
+      const theirs = await gateway(testApp, 'POST', '/actions', { token: other.jwt, body });
+      expect(theirs.status).toBe(201);
+      expect(theirs.body.action.tenant_id).toBe(other.tenantId);
+    });
+  });
+});

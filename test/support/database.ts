@@ -1,0 +1,26 @@
+import { DataSource } from 'typeorm';
+import { ENTITIES, MIGRATIONS } from '../../src/database/schema';
+
+/** Applies the migrations, as the app does on start. */
+export async function migrate(url: string): Promise<void> {
+  const dataSource = new DataSource({ type: 'postgres', url, entities: ENTITIES, migrations: MIGRATIONS });
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'all' });
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/**
+ * The database the tests of this worker use: DATABASE_URL when given (CI's PostgreSQL), else this worker's own
+ * embedded one, started by the global setup.
+ */
+export function testDatabase(): { url: string; embedded: boolean } {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false };
+  const urls = JSON.parse(process.env.AGW_TEST_DATABASE_URLS ?? '[]') as string[];
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  const url = urls[(worker - 1) % urls.length];
+  if (!url) throw new Error('no test database: run the tests through jest (npm test)');
+  return { url, embedded: true };
+}

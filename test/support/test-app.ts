@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createAdapter, configureApp, createLogger } from '../../src/app.factory';
+import { AppModule } from '../../src/app.module';
+import { NestPinoLogger } from '../../src/common/nest-pino-logger';
+import { AppConfig } from '../../src/config/app-config';
+import { loadConfig } from '../../src/config/load-config';
+import { testDatabase } from './database';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  /** `http://127.0.0.1:<port>`: the app listens on a real socket. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** A configuration for tests: the worker's database, fresh secrets, silent logs; `env` overrides any variable. */
+export async function testConfig(env: Record<string, string> = {}): Promise<AppConfig> {
+  const database = testDatabase();
+  return loadConfig({
+    DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: database.embedded ? '1' : '10',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'agw-test-')),
+    JWT_SECRET: randomBytes(48).toString('base64'),
+    ADMIN_API_KEY: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'silent',
+    RUN_MIGRATIONS: 'false',
+    // Every test makes tenants and exchanges tokens from one address; the limit has tests of its own.
+    TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...env,
+  });
+}
+
+/** Boots the whole app in-process on 127.0.0.1, as `main.ts` does, with optional provider overrides. */
+export async function startTestApp(
+  options: { env?: Record<string, string>; config?: AppConfig; override?: (builder: TestingModuleBuilder) => TestingModuleBuilder } = {},
+): Promise<TestApp> {
+  const config = options.config ?? (await testConfig(options.env));
+  const builder = Test.createTestingModule({ imports: [AppModule.forRoot(config)] });
+  const moduleRef = await (options.override ? options.override(builder) : builder).compile();
+  const logger = createLogger(config);
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createAdapter(config, logger), {
+    logger: new NestPinoLogger(logger),
+    bodyParser: false,
+  });
+  await configureApp(app);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address() as { port: number };
+  return { app, config, baseUrl: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+}
