@@ -13,6 +13,8 @@ import { DomainError, ErrorKind } from './domain.error';
 import { ErrorBody } from './error-body';
 import { RouteTable } from './route-table';
 
+const UNSUPPORTED_MEDIA_TYPE = 'body: Content-Type must be application/json';
+
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
@@ -65,6 +67,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       const status = exception.getStatus();
       if (status === 401 || status === 403) return new InvalidTokenError();
       if (status === 413) return new PayloadTooLargeError();
+      if (status === 415) return new InvalidRequestError(UNSUPPORTED_MEDIA_TYPE);
       if (status === 400) return new InvalidRequestError(`body: ${exception.message}`);
       return undefined;
     }
@@ -77,7 +80,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     const { code, statusCode, message } = exception as { code?: string; statusCode?: number; message?: string };
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || statusCode === 413) return new PayloadTooLargeError();
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || statusCode === 415) {
-      return new InvalidRequestError('body: Content-Type must be application/json');
+      return new InvalidRequestError(UNSUPPORTED_MEDIA_TYPE);
     }
     if (exception instanceof SyntaxError || (statusCode === 400 && typeof message === 'string')) {
       return new InvalidRequestError(`body: malformed JSON (${message ?? 'unreadable'})`);

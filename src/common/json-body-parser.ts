@@ -4,11 +4,12 @@ import secureJson from 'secure-json-parse';
 export const BODY_LIMIT_BYTES = 1_048_576;
 
 /**
- * Fastify's JSON parser, except that an empty body is no body (clients send Content-Type on DELETE too), and
- * `__proto__` or `constructor.prototype` keys are refused rather than silently dropped.
+ * JSON is the only body the service reads (any other type is a 400). Unlike Fastify's own parser, an empty body
+ * is no body (clients send Content-Type on DELETE too), and `__proto__` or `constructor.prototype` keys are
+ * refused rather than silently dropped.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
-  fastify.removeContentTypeParser('application/json');
+  fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     'application/json',
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },

@@ -1,5 +1,5 @@
-import { applyDecorators } from '@nestjs/common';
 import { IsDefined, IsObject, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { Checks } from '../../common/checks';
 import { HasNoNulCharacter } from '../../common/text.validators';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../webhooks/webhook-url';
 import { ACTION_NAME_MAX_LENGTH, ACTION_NAME_PATTERN } from '../action-name';
@@ -10,7 +10,7 @@ const presence = (required: boolean) =>
   required ? IsDefined({ message: 'is required' }) : ValidateIf((_, value) => value !== undefined);
 
 export const ActionNameField = () =>
-  applyDecorators(
+  Checks(
     presence(true),
     IsString({ message: 'must be a string' }),
     Length(1, ACTION_NAME_MAX_LENGTH, { message: `must be 1 to ${ACTION_NAME_MAX_LENGTH} characters` }),
@@ -18,7 +18,7 @@ export const ActionNameField = () =>
   );
 
 export const DescriptionField = (required: boolean) =>
-  applyDecorators(
+  Checks(
     presence(required),
     IsString({ message: 'must be a string' }),
     Length(1, 500, { message: 'must be 1 to 500 characters' }),
@@ -26,11 +26,11 @@ export const DescriptionField = (required: boolean) =>
   );
 
 export const WebhookUrlField = (required: boolean) =>
-  applyDecorators(
+  Checks(
     presence(required),
     IsString({ message: 'must be a string' }),
     MaxLength(MAX_WEBHOOK_URL_LENGTH, { message: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` }),
   );
 
 export const JsonSchemaField = (required: boolean) =>
-  applyDecorators(presence(required), IsObject({ message: 'must be a JSON object' }));
+  Checks(presence(required), IsObject({ message: 'must be a JSON object' }));

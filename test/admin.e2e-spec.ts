@@ -1,0 +1,204 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import { actionBody, admin, createTenant, gateway } from './support/factories';
+import { call } from './support/http';
+import { Receiver } from './support/receiver';
+import { startTestApp, TestApp } from './support/test-app';
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe('management API (contract "Management API")', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+  });
+  afterAll(() => testApp.close());
+
+  describe('authorization', () => {
+    it.each([
+      ['no header', undefined],
+      ['a wrong key', 'not-the-admin-key'],
+      ['a tenant bearer token', 'eyJhbGciOiJIUzI1NiJ9.e30.x'],
+    ])('refuses %s with 401 Invalid token', async (_, token) => {
+      const response = await call(testApp.baseUrl, 'GET', '/api/v1/admin/tenants', { token });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: 'Invalid token' });
+    });
+  });
+
+  describe('tenants', () => {
+    it('creates, lists, reads and updates a tenant', async () => {
+      const name = `acme-${randomUUID()}`;
+      const created = await admin(testApp, 'POST', '/tenants', { name, id: 'ignored' });
+      expect(created.status).toBe(201);
+      const tenant = created.body.tenant;
+      expect(Object.keys(tenant).sort()).toEqual(['created_at', 'id', 'name', 'status', 'updated_at']);
+      expect(tenant).toMatchObject({ name, status: 'active' });
+      expect(tenant.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(tenant.created_at).toMatch(ISO_MS);
+
+      const list = await admin(testApp, 'GET', '/tenants');
+      expect(list.status).toBe(200);
+      expect(list.body.tenants).toContainEqual(tenant);
+
+      expect((await admin(testApp, 'GET', `/tenants/${tenant.id}`)).body).toEqual({ tenant });
+
+      const renamed = await admin(testApp, 'PATCH', `/tenants/${tenant.id}`, { name: 'Acme Ltd', status: 'disabled' });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body.tenant).toMatchObject({ id: tenant.id, name: 'Acme Ltd', status: 'disabled', created_at: tenant.created_at });
+      expect((await admin(testApp, 'GET', `/tenants/${tenant.id}`)).body.tenant.status).toBe('disabled');
+    });
+
+    it.each([
+      ['POST', '/tenants', {}, 'name: is required'],
+      ['POST', '/tenants', { name: '' }, 'name: must be 1 to 200 characters'],
+      ['POST', '/tenants', { name: 7 }, 'name: must be a string'],
+    ])('gives 400 for %s %s %j', async (method, path, body, details) => {
+      const response = await admin(testApp, method, path, body);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'Invalid request', details });
+    });
+
+    it('refuses an unknown status', async () => {
+      const { tenantId } = await createTenant(testApp);
+      const response = await admin(testApp, 'PATCH', `/tenants/${tenantId}`, { status: 'deleted' });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'Invalid request', details: 'status: must be "active" or "disabled"' });
+    });
+
+    it.each([
+      ['GET', ''],
+      ['PATCH', ''],
+      ['POST', '/api-tokens'],
+      ['GET', '/api-tokens'],
+      ['POST', '/hmac-keys'],
+      ['GET', '/hmac-keys'],
+    ])('gives 404 Tenant not found for %s of an unknown tenant%s', async (method, suffix) => {
+      for (const id of [randomUUID(), 'not-a-uuid']) {
+        const response = await admin(testApp, method, `/tenants/${id}${suffix}`, method === 'GET' ? undefined : { name: 'x' });
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({ error: 'Tenant not found' });
+      }
+    });
+  });
+
+  describe('API tokens', () => {
+    it('shows the token once, then lists it without its value', async () => {
+      const { tenantId } = await createTenant(testApp);
+      const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+      const created = await admin(testApp, 'POST', `/tenants/${tenantId}/api-tokens`, { name: 'deploy bot', expires_at: expiresAt });
+      expect(created.status).toBe(201);
+      const token = created.body.api_token;
+      expect(Object.keys(token).sort()).toEqual(['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'token']);
+      expect(token).toMatchObject({ name: 'deploy bot', expires_at: expiresAt, last_used_at: null, revoked_at: null });
+      expect(token.token.startsWith(token.prefix)).toBe(true);
+      expect(token.prefix).toMatch(/^agw_.{8}$/);
+
+      const list = await admin(testApp, 'GET', `/tenants/${tenantId}/api-tokens`);
+      const listed = list.body.api_tokens.find((entry: { id: string }) => entry.id === token.id);
+      const { token: _plaintext, ...withoutValue } = token;
+      expect(listed).toEqual(withoutValue);
+      expect(JSON.stringify(list.body)).not.toContain(token.token);
+    });
+
+    it('revokes with 204; revoking again or an unknown id is 404', async () => {
+      const { tenantId, apiTokenId } = await createTenant(testApp);
+      const revoked = await admin(testApp, 'DELETE', `/tenants/${tenantId}/api-tokens/${apiTokenId}`);
+      expect(revoked.status).toBe(204);
+      expect(revoked.text).toBe('');
+      const listed = (await admin(testApp, 'GET', `/tenants/${tenantId}/api-tokens`)).body.api_tokens[0];
+      expect(listed.revoked_at).toMatch(ISO_MS);
+      for (const id of [randomUUID(), 'nope']) {
+        const response = await admin(testApp, 'DELETE', `/tenants/${tenantId}/api-tokens/${id}`);
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({ error: 'API token not found' });
+      }
+    });
+
+    it('does not let one tenant revoke another tenant\'s token', async () => {
+      const owner = await createTenant(testApp);
+      const other = await createTenant(testApp);
+      const response = await admin(testApp, 'DELETE', `/tenants/${other.tenantId}/api-tokens/${owner.apiTokenId}`);
+      expect(response.status).toBe(404);
+      expect((await gateway(testApp, 'GET', '/actions', { token: owner.jwt })).status).toBe(200);
+    });
+
+    it.each([
+      [{ name: 'x', expires_at: 'tomorrow' }, 'expires_at: must be an ISO 8601 date-time'],
+      [{ name: 'x', expires_at: '2001-01-01T00:00:00Z' }, 'expires_at: must be in the future'],
+      [{}, 'name: is required'],
+    ])('gives 400 for %j', async (body, details) => {
+      const { tenantId } = await createTenant(testApp);
+      const response = await admin(testApp, 'POST', `/tenants/${tenantId}/api-tokens`, body);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'Invalid request', details });
+    });
+  });
+
+  describe('HMAC keys', () => {
+    it('generates whsec_ keys shown once and stored encrypted; the newest active key is primary', async () => {
+      const { tenantId, hmacKey: first } = await createTenant(testApp);
+      expect(first).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(Buffer.from(first.slice(6), 'base64')).toHaveLength(32);
+
+      const second = await admin(testApp, 'POST', `/tenants/${tenantId}/hmac-keys`);
+      expect(second.status).toBe(201);
+      expect(Object.keys(second.body.hmac_key).sort()).toEqual(['created_at', 'id', 'key', 'primary', 'revoked_at']);
+      expect(second.body.hmac_key.primary).toBe(true);
+
+      const list = await admin(testApp, 'GET', `/tenants/${tenantId}/hmac-keys`);
+      expect(list.body.hmac_keys.map((key: { primary: boolean }) => key.primary)).toEqual([true, false]);
+      expect(JSON.stringify(list.body)).not.toContain('whsec_');
+
+      const stored = await testApp.app.get(DataSource).query('SELECT key_ciphertext FROM hmac_keys WHERE tenant_id = $1', [tenantId]);
+      const everything = JSON.stringify(stored);
+      expect(everything).not.toContain(first);
+      expect(everything).not.toContain(first.slice(6));
+      expect(everything).not.toContain(second.body.hmac_key.key.slice(6));
+    });
+
+    it('signs the body with the primary key and the header with every active key; a revoked key signs nothing', async () => {
+      const receiver = await Receiver.start();
+      try {
+        const tenant = await createTenant(testApp);
+        const newer = (await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/hmac-keys`)).body.hmac_key;
+
+        await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) });
+        let call = receiver.calls[receiver.calls.length - 1];
+        const signedPart = (body: string) => body.slice(0, body.indexOf(',"signature"')) + '}';
+        expect(JSON.parse(call.body).signature).toBe(createHmac('sha256', newer.key).update(signedPart(call.body)).digest('hex'));
+        expect(String(call.headers['webhook-signature']).split(' ')).toHaveLength(2);
+        for (const key of [tenant.hmacKey, newer.key]) {
+          expect(new Webhook(key).verify(call.body, call.headers as Record<string, string>)).toBeTruthy();
+        }
+
+        expect((await admin(testApp, 'DELETE', `/tenants/${tenant.tenantId}/hmac-keys/${newer.id}`)).status).toBe(204);
+        await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) });
+        call = receiver.calls[receiver.calls.length - 1];
+        expect(JSON.parse(call.body).signature).toBe(createHmac('sha256', tenant.hmacKey).update(signedPart(call.body)).digest('hex'));
+        expect(String(call.headers['webhook-signature']).split(' ')).toHaveLength(1);
+        expect(() => new Webhook(newer.key).verify(call.body, call.headers as Record<string, string>)).toThrow();
+        expect(new Webhook(tenant.hmacKey).verify(call.body, call.headers as Record<string, string>)).toBeTruthy();
+
+        const keys = (await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/hmac-keys`)).body.hmac_keys;
+        expect(keys.find((key: { id: string }) => key.id === newer.id)).toMatchObject({ primary: false, revoked_at: expect.stringMatching(ISO_MS) });
+        expect(keys.find((key: { id: string }) => key.id !== newer.id).primary).toBe(true);
+      } finally {
+        await receiver.stop();
+      }
+    });
+
+    it('gives 404 HMAC key not found for an unknown key or another tenant\'s key', async () => {
+      const owner = await createTenant(testApp);
+      const other = await createTenant(testApp);
+      const ownerKeyId = (await admin(testApp, 'GET', `/tenants/${owner.tenantId}/hmac-keys`)).body.hmac_keys[0].id;
+      for (const [tenantId, keyId] of [[other.tenantId, ownerKeyId], [owner.tenantId, randomUUID()], [owner.tenantId, 'x']]) {
+        const response = await admin(testApp, 'DELETE', `/tenants/${tenantId}/hmac-keys/${keyId}`);
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({ error: 'HMAC key not found' });
+      }
+    });
+  });
+});

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { DataSource } from 'typeorm';
+import { admin, createTenant, gateway, TestTenant } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+
+describe('authentication (spec 5, contract "Token exchange")', () => {
+  let testApp: TestApp;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+  });
+  afterAll(() => testApp.close());
+  beforeEach(async () => {
+    tenant = await createTenant(testApp);
+  });
+
+  const exchange = (body: unknown) => gateway(testApp, 'POST', '/token/exchange', { body });
+  const sign = (claims: object, options: jwt.SignOptions = {}, secret: string = testApp.config.jwt.secret) =>
+    jwt.sign({ sub: tenant.apiTokenId, tenant_id: tenant.tenantId, jti: randomUUID(), ...claims }, secret, {
+      algorithm: 'HS256',
+      issuer: 'action-gateway',
+      audience: 'action-gateway',
+      expiresIn: 3600,
+      ...options,
+    });
+
+  describe('POST /token/exchange', () => {
+    it('answers 200 with the spec body and a JWT carrying the contract claims', async () => {
+      const response = await exchange({ api_token: tenant.apiToken });
+      expect(response.status).toBe(200);
+      expect(Object.keys(response.body).sort()).toEqual(['expires_in', 'jwt_token', 'token_type']);
+      expect(response.body.token_type).toBe('Bearer');
+      expect(response.body.expires_in).toBe(86400);
+      const decoded = jwt.decode(response.body.jwt_token, { complete: true })!;
+      expect(decoded.header.alg).toBe('HS256');
+      const claims = decoded.payload as jwt.JwtPayload;
+      expect(claims).toMatchObject({ sub: tenant.apiTokenId, tenant_id: tenant.tenantId, iss: 'action-gateway', aud: 'action-gateway' });
+      expect(claims.exp! - claims.iat!).toBe(86400);
+      expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/);
+      expect(jwt.verify(response.body.jwt_token, testApp.config.jwt.secret, { algorithms: ['HS256'] })).toBeTruthy();
+    });
+
+    it('records when the API token was last used', async () => {
+      const before = (await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/api-tokens`)).body.api_tokens[0];
+      await exchange({ api_token: tenant.apiToken });
+      const after = (await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/api-tokens`)).body.api_tokens[0];
+      expect(Date.parse(after.last_used_at)).toBeGreaterThanOrEqual(Date.parse(before.last_used_at));
+      expect(after.last_used_at).toMatch(/Z$/);
+    });
+
+    it('stores only a SHA-256 hash of the API token', async () => {
+      const rows = await testApp.app.get(DataSource).query('SELECT * FROM api_tokens WHERE id = $1', [tenant.apiTokenId]);
+      expect(JSON.stringify(rows)).not.toContain(tenant.apiToken);
+      expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(tenant.apiToken).toMatch(/^agw_[A-Za-z0-9_-]{43}$/);
+    });
+
+    it.each([
+      [{}, 'api_token: is required'],
+      [{ api_token: 42 }, 'api_token: must be a string'],
+      [{ api_token: null }, 'api_token: is required'],
+      [[], 'body: must be a JSON object'],
+      ['agw_x', 'body: must be a JSON object'],
+    ])('gives 400 Invalid request for %j', async (body, details) => {
+      const response = await exchange(body);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'Invalid request', details });
+    });
+
+    it.each(['agw_unknown', '', 'not-even-prefixed', 'x'.repeat(512)])('gives 401 Invalid API token for an unknown token %#', async (apiToken) => {
+      const response = await exchange({ api_token: apiToken });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: 'Invalid API token' });
+    });
+
+    it('gives 401 Invalid API token for a revoked token', async () => {
+      expect((await admin(testApp, 'DELETE', `/tenants/${tenant.tenantId}/api-tokens/${tenant.apiTokenId}`)).status).toBe(204);
+      const response = await exchange({ api_token: tenant.apiToken });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: 'Invalid API token' });
+    });
+
+    it('gives 401 Invalid API token for an expired token', async () => {
+      await testApp.app.get(DataSource).query(`UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [tenant.apiTokenId]);
+      const response = await exchange({ api_token: tenant.apiToken });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: 'Invalid API token' });
+    });
+
+    it('gives 401 Invalid API token when the tenant is disabled, and works again once re-enabled', async () => {
+      await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'disabled' });
+      expect((await exchange({ api_token: tenant.apiToken })).body).toEqual({ error: 'Invalid API token' });
+      await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'active' });
+      expect((await exchange({ api_token: tenant.apiToken })).status).toBe(200);
+    });
+  });
+
+  describe('bearer tokens', () => {
+    const expectInvalid = async (headers: Record<string, string>) => {
+      const response = await gateway(testApp, 'GET', '/actions', { headers });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: 'Invalid token' });
+    };
+
+    it('accepts the exchanged token', async () => {
+      expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
+    });
+
+    it('accepts a token the test signs with the service secret (the checks below are not vacuous)', async () => {
+      expect((await gateway(testApp, 'GET', '/actions', { token: sign({}) })).status).toBe(200);
+    });
+
+    it.each([
+      ['no Authorization header', {}],
+      ['an empty bearer', { authorization: 'Bearer ' }],
+      ['another scheme', { authorization: 'Basic dXNlcjpwdw==' }],
+      ['garbage', { authorization: 'Bearer not.a.jwt' }],
+    ])('refuses %s', async (_, headers) => {
+      await expectInvalid(headers);
+    });
+
+    it('refuses alg "none"', async () => {
+      const unsigned = jwt.sign({ sub: tenant.apiTokenId, tenant_id: tenant.tenantId, iss: 'action-gateway', aud: 'action-gateway' }, '', {
+        algorithm: 'none',
+      });
+      await expectInvalid({ authorization: `Bearer ${unsigned}` });
+    });
+
+    it('refuses a token signed with a foreign key', async () => {
+      await expectInvalid({ authorization: `Bearer ${sign({}, {}, 'another-secret-that-is-long-enough-0123456789')}` });
+    });
+
+    it('refuses another HMAC algorithm with the right key (the algorithm is pinned)', async () => {
+      await expectInvalid({ authorization: `Bearer ${sign({}, { algorithm: 'HS512' })}` });
+    });
+
+    it('refuses an expired token', async () => {
+      const expired = jwt.sign(
+        { sub: tenant.apiTokenId, tenant_id: tenant.tenantId, iat: Math.floor(Date.now() / 1000) - 90_000, exp: Math.floor(Date.now() / 1000) - 10 },
+        testApp.config.jwt.secret,
+        { algorithm: 'HS256', issuer: 'action-gateway', audience: 'action-gateway' },
+      );
+      await expectInvalid({ authorization: `Bearer ${expired}` });
+    });
+
+    it.each([
+      ['a wrong issuer', { issuer: 'someone-else' }],
+      ['a wrong audience', { audience: 'someone-else' }],
+    ])('refuses %s', async (_, options) => {
+      await expectInvalid({ authorization: `Bearer ${sign({}, options)}` });
+    });
+
+    it('refuses a token whose tenant claim does not match its API token', async () => {
+      const other = await createTenant(testApp);
+      await expectInvalid({ authorization: `Bearer ${sign({ tenant_id: other.tenantId })}` });
+    });
+
+    it('refuses a token without an exp claim', async () => {
+      const forever = jwt.sign({ sub: tenant.apiTokenId, tenant_id: tenant.tenantId }, testApp.config.jwt.secret, {
+        algorithm: 'HS256',
+        issuer: 'action-gateway',
+        audience: 'action-gateway',
+      });
+      await expectInvalid({ authorization: `Bearer ${forever}` });
+    });
+
+    it('stops working once its API token is revoked', async () => {
+      expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
+      await admin(testApp, 'DELETE', `/tenants/${tenant.tenantId}/api-tokens/${tenant.apiTokenId}`);
+      await expectInvalid({ authorization: `Bearer ${tenant.jwt}` });
+    });
+
+    it('stops working while its tenant is disabled', async () => {
+      expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
+      await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'disabled' });
+      await expectInvalid({ authorization: `Bearer ${tenant.jwt}` });
+      await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'active' });
+      expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
+    });
+
+    it('is not accepted by the management API, and the admin key is not accepted by the gateway', async () => {
+      const asTenant = await gateway(testApp, 'GET', '/actions', { token: testApp.config.adminApiKey });
+      expect(asTenant.status).toBe(401);
+      expect(asTenant.body).toEqual({ error: 'Invalid token' });
+    });
+  });
+});

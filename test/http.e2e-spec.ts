@@ -1,0 +1,160 @@
+import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
+import { call } from './support/http';
+import { Receiver } from './support/receiver';
+import { startTestApp, TestApp } from './support/test-app';
+
+/** A JSON object of exactly `size` bytes. */
+const jsonOfSize = (size: number) => {
+  const head = '{"name":"sized","pad":"';
+  return head + 'a'.repeat(size - head.length - 2) + '"}';
+};
+
+describe('HTTP conventions (contract "Conventions for every response")', () => {
+  let testApp: TestApp;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    tenant = await createTenant(testApp);
+  });
+  afterAll(() => testApp.close());
+
+  it('answers an unknown route with 404 Not found', async () => {
+    for (const path of ['/', '/api/v1/gateway', '/api/v1/gateway/nothing', '/api/v2/gateway/actions']) {
+      const response = await call(testApp.baseUrl, 'GET', path, { token: tenant.jwt });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: 'Not found' });
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    }
+  });
+
+  it('answers a wrong method on a known route with 405 Method not allowed and Allow', async () => {
+    const collection = await gateway(testApp, 'PATCH', '/actions', { token: tenant.jwt });
+    expect(collection.status).toBe(405);
+    expect(collection.body).toEqual({ error: 'Method not allowed' });
+    expect(collection.headers.get('allow')).toBe('GET, HEAD, POST');
+    const exchange = await gateway(testApp, 'GET', '/token/exchange');
+    expect(exchange.status).toBe(405);
+    expect(exchange.body).toEqual({ error: 'Method not allowed' });
+    const item = await gateway(testApp, 'POST', '/actions/some_name', { token: tenant.jwt, body: {} });
+    expect(item.status).toBe(405);
+    expect(item.headers.get('allow')).toBe('DELETE, GET, HEAD, PUT');
+  });
+
+  it('reads a body of exactly 1 MB and refuses one byte more with 413', async () => {
+    const limit = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw: jsonOfSize(1_048_576) });
+    expect(limit.status).toBe(400); // parsed, then refused by validation: the size itself was fine
+    expect(limit.body.error).toBe('Invalid request');
+
+    const over = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw: jsonOfSize(1_048_577) });
+    expect(over.status).toBe(413);
+    expect(over.body).toEqual({ error: 'Payload too large' });
+  });
+
+  it.each([
+    ['malformed JSON', '{"name": ', 'body: malformed JSON'],
+    ['a JSON array', '[1,2]', 'body: must be a JSON object'],
+    ['a JSON string', '"text"', 'body: must be a JSON object'],
+    ['JSON null', 'null', 'body: must be a JSON object'],
+    ['an empty body', '', 'body: must be a JSON object'],
+    ['a __proto__ key', '{"__proto__":{"admin":true},"name":"x"}', 'body: malformed JSON'],
+    ['a constructor.prototype key', '{"constructor":{"prototype":{"admin":true}}}', 'body: malformed JSON'],
+  ])('answers %s with 400 Invalid request and details', async (_, raw, details) => {
+    const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('Invalid request');
+    expect(response.body.details).toContain(details);
+  });
+
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])('answers a %s body with 400', async (type) => {
+    const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw: 'name=x', headers: { 'content-type': type } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'Invalid request', details: 'body: Content-Type must be application/json' });
+  });
+
+  it('accepts application/json with a charset', async () => {
+    const receiver = await Receiver.start();
+    try {
+      const response = await gateway(testApp, 'POST', '/actions', {
+        token: tenant.jwt,
+        raw: JSON.stringify(actionBody(receiver.url())),
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      });
+      expect(response.status).toBe(201);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  describe('X-Request-Id', () => {
+    it('echoes a valid incoming id, on success and on errors', async () => {
+      for (const path of ['/api/v1/gateway/actions', '/nowhere']) {
+        const response = await call(testApp.baseUrl, 'GET', path, { token: tenant.jwt, headers: { 'x-request-id': 'trace-abc.123:4' } });
+        expect(response.headers.get('x-request-id')).toBe('trace-abc.123:4');
+      }
+    });
+
+    it('generates one when none, or an unusable one, is sent', async () => {
+      const none = await gateway(testApp, 'GET', '/actions', { token: tenant.jwt });
+      expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      const bad = await gateway(testApp, 'GET', '/actions', { token: tenant.jwt, headers: { 'x-request-id': 'has spaces and "quotes"' } });
+      expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      const long = await gateway(testApp, 'GET', '/actions', { token: tenant.jwt, headers: { 'x-request-id': 'a'.repeat(129) } });
+      expect(long.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+});
+
+describe('rate limits (contract "Rate limits")', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { RATE_LIMIT_PER_HOUR: '5', TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '1000000' } });
+  });
+  afterAll(() => testApp.close());
+
+  it('gives each tenant one budget across all routes, with the contract headers, then 429 with Retry-After', async () => {
+    const tenant = await createTenant(testApp);
+    const paths = ['/actions', '/actions/missing', '/actions', '/actions/other', '/actions'];
+    for (const [index, path] of paths.entries()) {
+      const response = await gateway(testApp, 'GET', path, { token: tenant.jwt });
+      expect(response.status).not.toBe(429);
+      expect(response.headers.get('x-ratelimit-limit')).toBe('5');
+      expect(response.headers.get('x-ratelimit-remaining')).toBe(String(4 - index));
+      const reset = Number(response.headers.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThan(3500);
+      expect(reset).toBeLessThanOrEqual(3600);
+    }
+    const limited = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: {} });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ error: 'Rate limit exceeded' });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+
+    const other = await createTenant(testApp);
+    expect((await gateway(testApp, 'GET', '/actions', { token: other.jwt })).status).toBe(200);
+  });
+
+  it('does not count requests that fail authentication against any tenant', async () => {
+    const tenant = await createTenant(testApp);
+    for (let i = 0; i < 10; i++) expect((await gateway(testApp, 'GET', '/actions', { token: 'nope' })).status).toBe(401);
+    expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).headers.get('x-ratelimit-remaining')).toBe('4');
+  });
+
+  it('limits the token exchange per client address', async () => {
+    const limited = await startTestApp({ env: { TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect((await gateway(limited, 'POST', '/token/exchange', { body: { api_token: 'agw_guess' } })).status).toBe(401);
+      }
+      const response = await gateway(limited, 'POST', '/token/exchange', { body: { api_token: 'agw_guess' } });
+      expect(response.status).toBe(429);
+      expect(response.body).toEqual({ error: 'Rate limit exceeded' });
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(response.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    } finally {
+      await limited.close();
+    }
+  });
+});
