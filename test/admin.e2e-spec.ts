@@ -98,7 +98,7 @@ describe('management API (contract "Management API")', () => {
 
       const list = await admin(testApp, 'GET', `/tenants/${tenantId}/api-tokens`);
       const listed = list.body.api_tokens.find((entry: { id: string }) => entry.id === token.id);
-      const { token: _plaintext, ...withoutValue } = token;
+      const { token: _shownOnce, ...withoutValue } = token;
       expect(listed).toEqual(withoutValue);
       expect(JSON.stringify(list.body)).not.toContain(token.token);
     });

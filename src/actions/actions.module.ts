@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ActionsController } from './actions.controller';
 import { ActionsRepository } from './actions.repository';
@@ -7,7 +8,7 @@ import { ActionsService } from './actions.service';
 import { JsonSchemaCompiler } from './json-schema-compiler';
 
 @Module({
-  imports: [AuthModule, WebhooksModule],
+  imports: [AuthModule, RateLimitModule, WebhooksModule],
   controllers: [ActionsController],
   providers: [ActionsRepository, ActionsService, JsonSchemaCompiler],
   exports: [ActionsService, JsonSchemaCompiler],

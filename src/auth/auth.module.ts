@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '../config/app-config';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ApiTokensRepository } from './api-tokens.repository';
 import { ApiTokensService } from './api-tokens.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
@@ -14,6 +15,7 @@ import { TokenExchangeService } from './token-exchange.service';
 @Module({
   imports: [
     PassportModule,
+    RateLimitModule,
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({

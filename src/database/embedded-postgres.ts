@@ -54,10 +54,10 @@ export class EmbeddedPostgres {
     }
   }
 
-  /** The endpoint of the process holding `dataDir`, if one is alive. */
-  static findRunning(dataDir: string): EmbeddedEndpoint | undefined {
+  /** The live process holding `dataDir` (its port is 0 while it is still starting), if any. */
+  static findHolder(dataDir: string): EmbeddedEndpoint | undefined {
     const endpoint = readLock(join(dataDir, LOCK_FILE));
-    return endpoint && endpoint.port > 0 && isAlive(endpoint.pid) ? endpoint : undefined;
+    return endpoint && endpoint.pid !== process.pid && isAlive(endpoint.pid) ? endpoint : undefined;
   }
 
   get url(): string {

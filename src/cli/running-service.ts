@@ -1,0 +1,28 @@
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Where a running service on this DATA_DIR can be reached, so the command line goes through it. */
+export interface RunningService {
+  pid: number;
+  url: string;
+}
+
+const FILE = 'service.json';
+
+export function announceService(dataDir: string, port: number): void {
+  writeFileSync(join(dataDir, FILE), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}` }), { mode: 0o600 });
+}
+
+export function withdrawService(dataDir: string): void {
+  if (findRunningService(dataDir)?.pid === process.pid) unlinkSync(join(dataDir, FILE));
+}
+
+export function findRunningService(dataDir: string): RunningService | undefined {
+  try {
+    const service = JSON.parse(readFileSync(join(dataDir, FILE), 'utf8')) as RunningService;
+    process.kill(service.pid, 0);
+    return service;
+  } catch {
+    return undefined;
+  }
+}

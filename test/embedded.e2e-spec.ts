@@ -1,0 +1,89 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call } from './support/http';
+import { runCli, ServiceProcess } from './support/process';
+import { Receiver } from './support/receiver';
+
+/**
+ * The zero-set-up path, on the built service in child processes: no DATABASE_URL, an embedded PostgreSQL under
+ * DATA_DIR, secrets generated there, data kept across restarts, and a command line that goes through the
+ * running service because only one process may open the data directory.
+ */
+describe('embedded database and the command line', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agw-embedded-'));
+  const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+  let receiver: Receiver;
+  const services: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    receiver = await Receiver.start();
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.stop()));
+    await receiver.stop();
+  });
+
+  const start = () => {
+    const service = ServiceProcess.start(env);
+    services.push(service);
+    return service;
+  };
+
+  it('starts with no set-up, bootstraps a tenant through the running service, and keeps everything across a restart', async () => {
+    const first = start();
+    const url = await first.ready(dataDir);
+
+    const bootstrap = runCli(['bootstrap', '--tenant', 'acme'], env);
+    expect(bootstrap.stderr).toBe('');
+    expect(bootstrap.status).toBe(0);
+    const created = JSON.parse(bootstrap.stdout);
+    expect(Object.keys(created)).toEqual(['tenant', 'api_token', 'hmac_key']);
+    expect(created.tenant).toMatchObject({ name: 'acme', status: 'active' });
+    expect(created.api_token.token).toMatch(/^agw_/);
+    expect(created.hmac_key.key).toMatch(/^whsec_/);
+
+    const exchanged = await call(url, 'POST', '/api/v1/gateway/token/exchange', { body: { api_token: created.api_token.token } });
+    expect(exchanged.status).toBe(200);
+    const action = await call(url, 'POST', '/api/v1/gateway/actions', {
+      token: exchanged.body.jwt_token,
+      body: { name: 'persisted', description: 'kept across restarts', webhook_url: receiver.url(), json_schema: { type: 'object' } },
+    });
+    expect(action.status).toBe(201);
+
+    const second = start();
+    expect((await second.exit()).code).toBe(1);
+    expect(second.output.join('')).toContain('the embedded database is in use by process');
+
+    await first.stop();
+    const listed = runCli(['tenants:list'], env); // nobody holds the directory now: the command line opens it itself
+    expect(listed.status).toBe(0);
+    expect(JSON.parse(listed.stdout).tenants.map((tenant: { id: string }) => tenant.id)).toEqual([created.tenant.id]);
+
+    const third = start();
+    const restartedUrl = await third.ready(dataDir);
+    const afterRestart = await call(restartedUrl, 'GET', '/api/v1/gateway/actions/persisted', { token: exchanged.body.jwt_token });
+    expect(afterRestart.status).toBe(200);
+    expect(afterRestart.body.action).toEqual(action.body.action);
+    await third.stop();
+  });
+
+  it('explains command-line mistakes', () => {
+    const unknown = runCli(['frobnicate'], env);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('unknown command frobnicate');
+    expect(unknown.stderr).toContain('bootstrap --tenant <tenant>');
+    const missing = runCli(['bootstrap'], env);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('--tenant is required');
+  });
+
+  it('refuses to start in production without a database, in one line naming the variable', async () => {
+    const service = ServiceProcess.start({ NODE_ENV: 'production', DATA_DIR: dataDir });
+    const exit = await service.exit();
+    expect(exit.code).toBe(1);
+    expect(service.output.join('').trim()).toBe(
+      'Configuration error: DATABASE_URL is required in production (the embedded database is for development)',
+    );
+  });
+});
