@@ -38,10 +38,10 @@ export default defineConfig([
 
   // Root tooling files written in JavaScript.
   {
-    files: ['*.js', '*.cjs', '*.mjs'],
+    files: ['*.js', '*.cjs', '*.mjs', 'scripts/**/*.js'],
     extends: [js.configs.recommended],
     languageOptions: { globals: nodeGlobals },
     rules: { 'no-unused-vars': unusedVars },
   },
-  { files: ['*.js', '*.cjs'], languageOptions: { sourceType: 'commonjs' } },
+  { files: ['*.js', '*.cjs', 'scripts/**/*.js'], languageOptions: { sourceType: 'commonjs' } },
 ]);
