@@ -4,8 +4,10 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 
 # Lockfile first so the dependency layer is cached until package*.json changes.
+# `npm install` with the lock rather than `npm ci`: the lock does not list other platforms' optional binaries
+# (see .ci/run), which `npm ci` insists on; every listed package still installs at its locked version.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-audit --no-fund
 
 # Sources (filtered by .dockerignore), then nest build -> dist/src/main.js, dist/ormconfig.js.
 COPY . .
@@ -19,7 +21,7 @@ WORKDIR /app
 # Production dependencies only. No runtime dependency has an install script (only dev ones: @swc/core,
 # @parcel/watcher), so scripts are skipped.
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 COPY --from=build /app/dist ./dist
 
