@@ -16,6 +16,14 @@ import { CreateActionRequest } from './dto/create-action.request';
 import { UpdateActionRequest } from './dto/update-action.request';
 import { JsonSchemaCompiler } from './json-schema-compiler';
 
+export interface ExecutableAction {
+  id: string;
+  name: string;
+  webhookUrl: string;
+  jsonSchema: Record<string, unknown>;
+  version: string;
+}
+
 /** Registering and managing a tenant's actions (spec 4, contract "Actions"). Exported for the admin backend. */
 @Injectable()
 export class ActionsService {
@@ -34,6 +42,18 @@ export class ActionsService {
 
   async get(tenantId: TenantId, name: string): Promise<ActionDto> {
     return this.map(await this.require(tenantId, name));
+  }
+
+  /** What running an action needs; `version` changes whenever the action does (for caching its validator). */
+  async findExecutable(tenantId: TenantId, name: string): Promise<ExecutableAction> {
+    const action = await this.require(tenantId, name);
+    return {
+      id: action.id,
+      name: action.name,
+      webhookUrl: action.webhookUrl,
+      jsonSchema: action.jsonSchema,
+      version: `${action.id}@${action.updatedAt.getTime()}`,
+    };
   }
 
   /**

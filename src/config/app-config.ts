@@ -21,6 +21,8 @@ export class AppConfig {
   readonly encryptionKey: Buffer;
   readonly webhook: {
     readonly timeoutMs: number;
+    /** Further attempts after a connection failure or a 429/5xx answer, inside the same timeout. */
+    readonly maxRetries: number;
     readonly allowPrivateNetworks: boolean;
     readonly requireHttps: boolean;
   };
@@ -29,6 +31,7 @@ export class AppConfig {
     readonly tokenExchangePerMinute: number;
   };
   readonly actionsPerTenant: number;
+  readonly executionRetentionDays: number;
   readonly runMigrations: boolean;
   readonly trustProxy: boolean;
   readonly logLevel: string;

@@ -56,6 +56,12 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(300_000)
   WEBHOOK_TIMEOUT_MS?: number;
 
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10)
+  WEBHOOK_MAX_RETRIES?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3650)
+  EXECUTION_RETENTION_DAYS?: number;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   RATE_LIMIT_PER_HOUR?: number;
 

@@ -55,6 +55,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     encryptionKey: Buffer.from(secrets.ENCRYPTION_KEY, 'base64'),
     webhook: {
       timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 30_000,
+      maxRetries: env.WEBHOOK_MAX_RETRIES ?? 2,
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? !production,
       requireHttps: env.WEBHOOK_REQUIRE_HTTPS ?? production,
     },
@@ -63,6 +64,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       tokenExchangePerMinute: env.TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE ?? 60,
     },
     actionsPerTenant: env.ACTIONS_PER_TENANT ?? 100,
+    executionRetentionDays: env.EXECUTION_RETENTION_DAYS ?? 30,
     runMigrations: env.RUN_MIGRATIONS ?? !production,
     trustProxy: env.TRUST_PROXY ?? false,
     logLevel: env.LOG_LEVEL ?? 'info',

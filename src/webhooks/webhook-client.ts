@@ -29,11 +29,14 @@ export class WebhookClient implements OnApplicationShutdown {
     });
   }
 
-  /** POSTs `body` as JSON. With `readBody`, the answer is read up to 1 MB; otherwise it is discarded. */
-  async post(url: string, body: string, headers: Record<string, string>, readBody: boolean): Promise<DeliveryOutcome> {
+  /**
+   * POSTs `body` as JSON within `timeoutMs` (default: WEBHOOK_TIMEOUT_MS), all of it: connecting, sending and
+   * reading the answer. With `readBody`, the answer is read up to 1 MB; otherwise it is discarded.
+   */
+  async post(url: string, body: string, headers: Record<string, string>, readBody: boolean, timeoutMs = this.timeoutMs): Promise<DeliveryOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const signal = AbortSignal.timeout(this.timeoutMs);
+    const signal = AbortSignal.timeout(Math.max(1, Math.floor(timeoutMs)));
     try {
       this.guard.assertLiteralAllowed(new URL(url));
       const response = await request(url, {
@@ -57,16 +60,28 @@ export class WebhookClient implements OnApplicationShutdown {
         }
         chunks.push(chunk as Buffer);
       }
-      return { kind: 'answered', status: response.statusCode, body: Buffer.concat(chunks), durationMs: elapsed() };
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+      return { kind: 'answered', status: response.statusCode, body: Buffer.concat(chunks), retryAfterMs, durationMs: elapsed() };
     } catch (error) {
       if (signal.aborted) return { kind: 'timed_out', timeoutMs: this.timeoutMs, durationMs: elapsed() };
-      return { kind: 'unreachable', reason: describeFailure(error), durationMs: elapsed() };
+      // A refused destination will be refused again: retrying it only delays the answer.
+      const retryable = !(error instanceof RefusedDestinationError);
+      return { kind: 'unreachable', reason: describeFailure(error), retryable, durationMs: elapsed() };
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.agent.close();
   }
+}
+
+/** `Retry-After` in milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** A short, receiver-facing reason for a failed connection (never a stack or an internal detail). */

@@ -1,12 +1,28 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
+import { AppConfig } from '../config/app-config';
 import { DeliveryOutcome } from './delivery-outcome';
-import { HmacKeysService } from './hmac-keys.service';
+import { HmacKeysService, SigningKeys } from './hmac-keys.service';
+import { retryDelay } from './retry-policy';
 import { WebhookClient } from './webhook-client';
 import { buildWebhookBody, standardWebhookHeaders, WebhookPayload } from './webhook-signer';
 import { WebhookValidationError } from './webhooks.errors';
+
+export interface DeliveryAttempt {
+  attempt: number;
+  startedAt: Date;
+  outcome: DeliveryOutcome;
+}
+
+/** Every attempt of one delivery; the last one decides. */
+export interface DeliveryReport {
+  attempts: DeliveryAttempt[];
+  final: DeliveryOutcome;
+  durationMs: number;
+}
 
 /** Signs and sends the service's POSTs to webhook URLs (spec sections 2.4, 5.3 and 6). */
 @Injectable()
@@ -15,7 +31,36 @@ export class WebhookService {
     private readonly client: WebhookClient,
     private readonly hmacKeys: HmacKeysService,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
+
+  /** The tenant's signing keys, or undefined when it has no active one. */
+  signingKeys(tenantId: TenantId): Promise<SigningKeys | undefined> {
+    return this.hmacKeys.signingKeys(tenantId);
+  }
+
+  /**
+   * An execution (spec 6): the signed POST, retried on connection failures and 429/5xx while the timeout lasts.
+   * Every attempt carries the same `webhook-id` (so a receiver can drop duplicates) and a fresh timestamp and
+   * signature.
+   */
+  async deliver(url: string, actionName: string, parameters: Record<string, unknown>, webhookId: string, keys: SigningKeys): Promise<DeliveryReport> {
+    const budget = this.config.webhook.timeoutMs;
+    const started = performance.now();
+    const attempts: DeliveryAttempt[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const startedAt = this.clock.now();
+      const payload: WebhookPayload = { action_name: actionName, parameters, timestamp: Math.floor(startedAt.getTime() / 1000) };
+      const body = buildWebhookBody(payload, keys);
+      const headers = standardWebhookHeaders(webhookId, payload.timestamp, body, keys);
+      const remaining = budget - (performance.now() - started);
+      const outcome = await this.client.post(url, body, headers, true, remaining);
+      attempts.push({ attempt, startedAt, outcome });
+      const delay = retryDelay(outcome, attempt, this.config.webhook.maxRetries, budget - (performance.now() - started));
+      if (delay === undefined) return { attempts, final: outcome, durationMs: Math.round(performance.now() - started) };
+      await sleep(delay);
+    }
+  }
 
   /**
    * The registration test (spec 4.1.2): `{action_name, parameters: {}, timestamp, test: true}`, signed when the

@@ -1,0 +1,40 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CurrentTenant } from '../auth/current-principal.decorator';
+import { InvalidRequestError } from '../common/common.errors';
+import { GATEWAY_PREFIX } from '../common/routes';
+import { TenantId } from '../common/tenant-id';
+import { TenantAuthenticated } from '../rate-limit/rate-limit.decorators';
+import { ExecuteActionRequest } from './dto/execute-action.request';
+import { ExecutionListResponse, ExecutionResponse } from './dto/execution.response';
+import { ExecutionsService } from './executions.service';
+
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+
+@Controller(`${GATEWAY_PREFIX}/actions/:action_name`)
+@TenantAuthenticated()
+export class ExecutionsController {
+  constructor(private readonly executions: ExecutionsService) {}
+
+  @Post('execute')
+  @HttpCode(200)
+  async execute(
+    @CurrentTenant() tenantId: TenantId,
+    @Param('action_name') name: string,
+    @Body() body: ExecuteActionRequest,
+  ): Promise<ExecutionResponse> {
+    return { execution: await this.executions.execute(tenantId, name, body.parameters) };
+  }
+
+  @Get('executions')
+  async list(@CurrentTenant() tenantId: TenantId, @Param('action_name') name: string, @Query('limit') limit?: string): Promise<ExecutionListResponse> {
+    return { executions: await this.executions.list(tenantId, name, parseLimit(limit)) };
+  }
+}
+
+function parseLimit(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_LIMIT;
+  const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
+  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new InvalidRequestError(`limit: must be an integer from 1 to ${MAX_LIMIT}`);
+  return limit;
+}

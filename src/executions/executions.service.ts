@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ActionsService } from '../actions/actions.service';
+import { Clock } from '../common/clock';
+import { TenantId } from '../common/tenant-id';
+import { AppConfig } from '../config/app-config';
+import { WebhookService } from '../webhooks/webhook.service';
+import { ExecutionDto } from './dto/execution.response';
+import { AttemptRecord, Execution } from './execution.entity';
+import { judge } from './execution-outcome';
+import { InvalidParametersError, NoActiveHmacKeyError } from './executions.errors';
+import { ExecutionsRepository } from './executions.repository';
+import { ParameterValidators } from './parameter-validators';
+
+const PRUNE_EVERY_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** Running actions (contract "Executions") and their delivery log. Exported for the admin backend. */
+@Injectable()
+export class ExecutionsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Executions');
+  private pruneTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly actions: ActionsService,
+    private readonly validators: ParameterValidators,
+    private readonly webhooks: WebhookService,
+    private readonly executions: ExecutionsRepository,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Checks the parameters against the action's schema (nothing is sent when they fail), then delivers the signed
+   * call, retrying as the contract allows, and stores the outcome with every attempt.
+   */
+  async execute(tenantId: TenantId, actionName: string, parameters: Record<string, unknown> = {}): Promise<ExecutionDto> {
+    const action = await this.actions.findExecutable(tenantId, actionName);
+    const problems = this.validators.check(action, parameters);
+    if (problems) throw new InvalidParametersError(problems);
+    const keys = await this.webhooks.signingKeys(tenantId);
+    if (!keys) throw new NoActiveHmacKeyError();
+
+    const id = randomUUID();
+    const createdAt = this.clock.now();
+    const report = await this.webhooks.deliver(action.webhookUrl, action.name, parameters, id, keys);
+    const verdict = judge(report.final);
+    const execution = Object.assign(new Execution(), {
+      id,
+      tenantId,
+      actionId: action.id,
+      actionName: action.name,
+      status: verdict.status,
+      httpStatus: verdict.httpStatus,
+      result: verdict.result,
+      error: verdict.error,
+      durationMs: report.durationMs,
+      attempts: report.attempts.length,
+      attemptLog: report.attempts.map(({ attempt, startedAt, outcome }): AttemptRecord => {
+        const judged = judge(outcome);
+        return { attempt, started_at: startedAt.toISOString(), duration_ms: outcome.durationMs, http_status: judged.httpStatus, error: judged.error };
+      }),
+      createdAt,
+    });
+    await this.executions.insert(execution);
+    return this.map(execution);
+  }
+
+  async list(tenantId: TenantId, actionName: string, limit: number): Promise<ExecutionDto[]> {
+    const action = await this.actions.findExecutable(tenantId, actionName);
+    return (await this.executions.listByAction(tenantId, action.id, limit)).map((execution) => this.map(execution));
+  }
+
+  /** Deletes executions older than EXECUTION_RETENTION_DAYS; returns how many. */
+  async prune(): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - this.config.executionRetentionDays * DAY_MS);
+    return this.executions.deleteOlderThan(cutoff);
+  }
+
+  onApplicationBootstrap(): void {
+    const run = () => this.prune().catch((error: unknown) => this.logger.warn({ err: error }, 'pruning old executions failed'));
+    void run();
+    this.pruneTimer = setInterval(run, PRUNE_EVERY_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.pruneTimer);
+  }
+
+  private map(execution: Execution): ExecutionDto {
+    return {
+      id: execution.id,
+      action_name: execution.actionName,
+      status: execution.status,
+      http_status: execution.httpStatus,
+      result: execution.result,
+      error: execution.error,
+      duration_ms: execution.durationMs,
+      attempts: execution.attempts,
+      created_at: execution.createdAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,285 @@
+import { Webhook } from 'standardwebhooks';
+import { buildWebhookBody, standardWebhookHeaders, WebhookPayload } from '../webhooks/webhook-signer';
+import { HeaderBag, verifyBodySignature, verifyStandardWebhook, verifyWebhook } from './verify-webhook';
+
+// Keys in the shape the service generates: whsec_ + base64 of 32 bytes.
+const key = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+const newKey = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+const strangerKey = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+
+const NOW = 1_700_000_000;
+const at = (seconds: number) => ({ now: () => seconds });
+
+interface Delivery {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Exactly what the service puts on the wire, built with its own signer. */
+function deliver(payload: Partial<WebhookPayload> & { parameters?: Record<string, unknown> }, keys: string[] | undefined, id = 'exec_1'): Delivery {
+  const full: WebhookPayload = { action_name: 'get_weather', parameters: {}, timestamp: NOW, ...payload };
+  const signing = keys && { primary: keys[0], all: keys };
+  const body = buildWebhookBody(full, signing);
+  return { body, headers: standardWebhookHeaders(id, full.timestamp, body, signing) };
+}
+
+function without(headers: Record<string, string>, name: string): HeaderBag {
+  return Object.fromEntries(Object.entries(headers).filter(([header]) => header !== name));
+}
+
+describe('receiver kit', () => {
+  describe('a signed execution', () => {
+    const { body, headers } = deliver({ parameters: { city: 'Paris', days: 3, metric: true } }, [key]);
+
+    it('verifies, with the parsed call and without its signature', () => {
+      expect(verifyBodySignature(body, key)).toBe(true);
+      expect(verifyStandardWebhook(body, headers, key, at(NOW))).toBe(true);
+      expect(verifyWebhook(body, headers, key, at(NOW))).toEqual({
+        ok: true,
+        payload: { action_name: 'get_weather', parameters: { city: 'Paris', days: 3, metric: true }, timestamp: NOW },
+      });
+    });
+
+    it('fails on a tampered body, whichever part changed', () => {
+      const tampered = body.replace('Paris', 'Lyon');
+      expect(verifyBodySignature(tampered, key)).toBe(false);
+      expect(verifyStandardWebhook(tampered, headers, key, at(NOW))).toBe(false);
+      expect(verifyWebhook(tampered, headers, key, at(NOW))).toEqual({ ok: false, reason: 'webhook-signature does not match' });
+      // Whitespace a proxy might add is a change too: both signatures cover bytes, not meaning.
+      expect(verifyBodySignature(body.replace(':', ': '), key)).toBe(false);
+      expect(verifyStandardWebhook(`${body}\n`, headers, key, at(NOW))).toBe(false);
+    });
+
+    it('fails on a changed webhook-id or webhook-timestamp, which the header signature covers', () => {
+      expect(verifyStandardWebhook(body, { ...headers, 'webhook-id': 'exec_2' }, key, at(NOW))).toBe(false);
+      expect(verifyStandardWebhook(body, { ...headers, 'webhook-timestamp': String(NOW + 1) }, key, at(NOW))).toBe(false);
+    });
+
+    it('fails with the wrong key', () => {
+      expect(verifyBodySignature(body, strangerKey)).toBe(false);
+      expect(verifyStandardWebhook(body, headers, strangerKey, at(NOW))).toBe(false);
+      expect(verifyWebhook(body, headers, strangerKey, at(NOW))).toEqual({ ok: false, reason: 'webhook-signature does not match' });
+    });
+
+    it('reads header names case-insensitively and accepts a repeated signature header', () => {
+      const shouting = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toUpperCase(), value]));
+      expect(verifyWebhook(body, shouting, key, at(NOW)).ok).toBe(true);
+      const repeated = { ...headers, 'webhook-signature': ['v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', headers['webhook-signature']] };
+      expect(verifyStandardWebhook(body, repeated, key, at(NOW))).toBe(true);
+    });
+
+    it('refuses a repeated webhook-id: which one was signed is ambiguous', () => {
+      expect(verifyWebhook(body, { ...headers, 'webhook-id': ['exec_1', 'exec_1'] }, key, at(NOW))).toEqual({
+        ok: false,
+        reason: 'missing or repeated webhook-id header',
+      });
+    });
+  });
+
+  describe('key rotation', () => {
+    // While two keys are active the service signs the headers with both and the body with the newest.
+    const { body, headers } = deliver({ parameters: { city: 'Oslo' } }, [newKey, key]);
+
+    it('sends one v1 signature per active key, and either key verifies the headers', () => {
+      expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+      expect(verifyStandardWebhook(body, headers, key, at(NOW))).toBe(true);
+      expect(verifyStandardWebhook(body, headers, newKey, at(NOW))).toBe(true);
+      expect(verifyStandardWebhook(body, headers, strangerKey, at(NOW))).toBe(false);
+    });
+
+    it('signs the body with the newest key only, so a receiver mid-rotation passes every key it holds', () => {
+      expect(verifyBodySignature(body, newKey)).toBe(true);
+      expect(verifyBodySignature(body, key)).toBe(false);
+      expect(verifyWebhook(body, headers, key, at(NOW))).toEqual({ ok: false, reason: 'body signature does not match' });
+      expect(verifyWebhook(body, headers, newKey, at(NOW)).ok).toBe(true);
+      expect(verifyWebhook(body, headers, [key, newKey], at(NOW)).ok).toBe(true);
+      expect(verifyWebhook(body, headers, [strangerKey, newKey], at(NOW)).ok).toBe(true);
+    });
+  });
+
+  describe('timestamp tolerance', () => {
+    const { body, headers } = deliver({}, [key]);
+
+    it('accepts up to five minutes either way by default', () => {
+      expect(verifyStandardWebhook(body, headers, key, at(NOW + 300))).toBe(true);
+      expect(verifyStandardWebhook(body, headers, key, at(NOW - 300))).toBe(true);
+    });
+
+    it('refuses an expired or future timestamp beyond the tolerance', () => {
+      expect(verifyWebhook(body, headers, key, at(NOW + 301))).toEqual({ ok: false, reason: 'webhook-timestamp outside the tolerance' });
+      expect(verifyWebhook(body, headers, key, at(NOW - 301))).toEqual({ ok: false, reason: 'webhook-timestamp outside the tolerance' });
+    });
+
+    it('takes a custom tolerance', () => {
+      expect(verifyStandardWebhook(body, headers, key, { ...at(NOW + 31), toleranceSeconds: 30 })).toBe(false);
+      expect(verifyStandardWebhook(body, headers, key, { ...at(NOW + 30), toleranceSeconds: 30 })).toBe(true);
+    });
+
+    it('uses the real clock by default', () => {
+      expect(verifyStandardWebhook(body, headers, key)).toBe(false);
+      const fresh = deliver({ timestamp: Math.floor(Date.now() / 1000) }, [key]);
+      expect(verifyStandardWebhook(fresh.body, fresh.headers, key)).toBe(true);
+    });
+  });
+
+  describe('missing and malformed parts', () => {
+    const { body, headers } = deliver({ parameters: { q: 1 } }, [key]);
+
+    it.each([
+      ['webhook-id', 'missing or repeated webhook-id header'],
+      ['webhook-timestamp', 'missing or repeated webhook-timestamp header'],
+    ])('refuses a call without %s', (name, reason) => {
+      expect(verifyStandardWebhook(body, without(headers, name), key, at(NOW))).toBe(false);
+      expect(verifyWebhook(body, without(headers, name), key, at(NOW))).toEqual({ ok: false, reason });
+    });
+
+    it('refuses a signed body whose webhook-signature header is gone', () => {
+      expect(verifyStandardWebhook(body, without(headers, 'webhook-signature'), key, at(NOW))).toBe(false);
+      expect(verifyWebhook(body, without(headers, 'webhook-signature'), key, at(NOW))).toEqual({ ok: false, reason: 'missing webhook-signature header' });
+      expect(verifyWebhook(body, {}, key, at(NOW))).toEqual({ ok: false, reason: 'missing webhook-signature header' });
+    });
+
+    it.each([
+      '',
+      'v1,',
+      'v1',
+      'v1,not base64!',
+      `v1,${headers['webhook-signature'].slice(3, -2)}`,
+      `v1a,${headers['webhook-signature'].slice(3)}`,
+      `v2,${headers['webhook-signature'].slice(3)}`,
+      `V1,${headers['webhook-signature'].slice(3)}`,
+      `v1,${Buffer.alloc(31).toString('base64')}`,
+      `v1,${Buffer.alloc(33).toString('base64')}`,
+    ])('refuses the header signature %j without throwing', (signature) => {
+      expect(verifyStandardWebhook(body, { ...headers, 'webhook-signature': signature }, key, at(NOW))).toBe(false);
+      expect(verifyWebhook(body, { ...headers, 'webhook-signature': signature }, key, at(NOW)).ok).toBe(false);
+    });
+
+    it.each(['', 'soon', '1.7e9', '-1700000000', `${NOW} `, '17000000000000000000'])('refuses the timestamp header %j', (timestamp) => {
+      expect(verifyStandardWebhook(body, { ...headers, 'webhook-timestamp': timestamp }, key, at(NOW))).toBe(false);
+    });
+
+    it('refuses a missing or malformed body signature without throwing', () => {
+      const signature = /"signature":"([0-9a-f]{64})"/.exec(body)![1];
+      const signed = body.replace(`,"signature":"${signature}"`, '');
+      expect(verifyBodySignature(signed, key)).toBe(false);
+      expect(verifyBodySignature(body.replace(signature, signature.toUpperCase()), key)).toBe(false);
+      expect(verifyBodySignature(body.replace(signature, signature.slice(2)), key)).toBe(false);
+      expect(verifyBodySignature(body.replace(signature, `${signature.slice(1)}g`), key)).toBe(false);
+      expect(verifyBodySignature(body.replace(`"signature":"${signature}"`, `"signature":"${signature}","extra":1`), key)).toBe(false);
+      expect(verifyBodySignature('', key)).toBe(false);
+      expect(verifyBodySignature(body, '')).toBe(false);
+      expect(verifyBodySignature(body, [])).toBe(false);
+    });
+
+    it('refuses a header-verified body that is not a call, without throwing', () => {
+      for (const raw of ['not json', '[1,2]', 'null', '{"action_name":"a"}']) {
+        const signedHeaders = standardWebhookHeaders('exec_9', NOW, raw, { primary: key, all: [key] });
+        expect(verifyWebhook(raw, signedHeaders, key, at(NOW)).ok).toBe(false);
+      }
+    });
+  });
+
+  describe('non-ASCII parameters', () => {
+    const parameters = { city: 'Zürich', greeting: 'こんにちは', mood: '😀👍🏽', lone: '\ud800', quote: 'say "hi"\n', tiny: 1e-7, big: 2 ** 60 };
+    const { body, headers } = deliver({ parameters }, [key]);
+
+    it('arrive escaped as \\uXXXX, so the body is pure ASCII', () => {
+      expect(body).toMatch(/^[\x20-\x7e]+$/);
+      expect(body).toContain('"mood":"\\ud83d\\ude00\\ud83d\\udc4d\\ud83c\\udffd"');
+      expect(body).toContain('"tiny":1e-07');
+    });
+
+    it('verify both ways and come back intact', () => {
+      expect(verifyBodySignature(body, key)).toBe(true);
+      expect(verifyStandardWebhook(body, headers, key, at(NOW))).toBe(true);
+      const result = verifyWebhook(body, headers, key, at(NOW));
+      expect(result.ok && result.payload.parameters).toEqual(parameters);
+    });
+
+    it('cannot be re-signed from JSON.stringify, which is why the kit works on the raw body', () => {
+      const { signature: _signature, ...payload } = JSON.parse(body) as Record<string, unknown>;
+      expect(body.startsWith(JSON.stringify(payload).slice(0, -1))).toBe(false);
+    });
+  });
+
+  describe('the registration test', () => {
+    it('passes unsigned when the tenant has no key yet: no body signature, no webhook-signature header', () => {
+      const { body, headers } = deliver({ test: true }, undefined);
+      expect(headers).not.toHaveProperty('webhook-signature');
+      expect(verifyWebhook(body, headers, key, at(NOW))).toEqual({
+        ok: true,
+        payload: { action_name: 'get_weather', parameters: {}, timestamp: NOW, test: true },
+      });
+    });
+
+    it('passes signed when the tenant has a key, and fails signed with another key', () => {
+      const { body, headers } = deliver({ test: true }, [key]);
+      expect(body).toMatch(/"test":true,"signature":"[0-9a-f]{64}"}$/);
+      expect(verifyWebhook(body, headers, key, at(NOW)).ok).toBe(true);
+      expect(verifyWebhook(body, headers, strangerKey, at(NOW)).ok).toBe(false);
+    });
+
+    it('fails unsigned when a webhook-signature header is present but does not verify', () => {
+      const { body, headers } = deliver({ test: true }, undefined);
+      const forged = { ...headers, 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` };
+      expect(verifyWebhook(body, forged, key, at(NOW))).toEqual({ ok: false, reason: 'webhook-signature does not match' });
+    });
+
+    it('passes unsigned with a verifying header, the one case where the header alone suffices', () => {
+      const body = buildWebhookBody({ action_name: 'a', parameters: {}, timestamp: NOW, test: true }, undefined);
+      const headers = standardWebhookHeaders('test_1', NOW, body, { primary: key, all: [key] });
+      expect(verifyWebhook(body, headers, key, at(NOW)).ok).toBe(true);
+    });
+
+    it('does not let an unsigned execution through, with or without headers', () => {
+      const { body, headers } = deliver({ parameters: { city: 'Rome' } }, undefined);
+      expect(verifyWebhook(body, headers, key, at(NOW))).toEqual({ ok: false, reason: 'missing body signature' });
+      const signedHeaders = standardWebhookHeaders('exec_3', NOW, body, { primary: key, all: [key] });
+      expect(verifyWebhook(body, signedHeaders, key, at(NOW))).toEqual({ ok: false, reason: 'missing body signature' });
+      const fakeTest = body.replace('}', ',"test":false}');
+      expect(verifyWebhook(fakeTest, {}, key, at(NOW)).ok).toBe(false);
+    });
+  });
+
+  describe('agreement with the standardwebhooks library', () => {
+    const now = () => Math.floor(Date.now() / 1000);
+    const libraryVerifies = (body: string, headers: Record<string, string>, secret: string): boolean => {
+      try {
+        new Webhook(secret).verify(body, headers);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+
+    it('gives the same verdict on what the service sends, tampered or not, for every key', () => {
+      const cases: Delivery[] = [];
+      for (const parameters of [{}, { city: 'Zürich' }, { mood: '😀', n: [1, 2.5, null] }]) {
+        const sent = deliver({ parameters, timestamp: now() }, [newKey, key], `exec_${cases.length}`);
+        cases.push(sent, { ...sent, body: sent.body.replace('get_weather', 'get_weathe') });
+        cases.push({ ...sent, headers: { ...sent.headers, 'webhook-timestamp': String(now() - 600) } });
+        cases.push({ ...sent, headers: { ...sent.headers, 'webhook-timestamp': String(now() + 600) } });
+      }
+      for (const { body, headers } of cases) {
+        for (const secret of [key, newKey, strangerKey]) {
+          expect(verifyStandardWebhook(body, headers, secret)).toBe(libraryVerifies(body, headers, secret));
+        }
+      }
+      expect(cases.filter(({ body, headers }) => verifyStandardWebhook(body, headers, key))).toHaveLength(3);
+    });
+
+    it('verifies headers the library signs', () => {
+      const body = deliver({ parameters: { city: 'Zürich' } }, [key]).body;
+      const timestamp = now();
+      const headers = {
+        'webhook-id': 'msg_lib',
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': new Webhook(key).sign('msg_lib', new Date(timestamp * 1000), body),
+      };
+      expect(verifyStandardWebhook(body, headers, key)).toBe(true);
+      expect(verifyWebhook(body, headers, key).ok).toBe(true);
+      expect(verifyStandardWebhook(body, headers, newKey)).toBe(false);
+    });
+  });
+});

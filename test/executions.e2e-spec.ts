@@ -1,0 +1,274 @@
+import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
+import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
+import { startTestApp, TestApp } from './support/test-app';
+
+const TIMEOUT_MS = 2_000;
+
+/** Answers the registration test with 200 and every execution with `behaviour`. */
+const executions =
+  (behaviour: Behaviour): Behaviour =>
+  (call, response) =>
+    JSON.parse(call.body).test ? ok(call, response) : behaviour(call, response);
+
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Behaviour =>
+  (_, response) =>
+    response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
+
+const signedPart = (body: string) => body.slice(0, body.lastIndexOf(',"signature"')) + '}';
+
+describe('executions (contract "Executions")', () => {
+  let testApp: TestApp;
+  let receiver: Receiver;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    receiver = await Receiver.start();
+  });
+  afterAll(async () => {
+    await testApp.close();
+    await receiver.stop();
+  });
+  beforeEach(async () => {
+    receiver.behaviour = ok;
+    tenant = await createTenant(testApp);
+  });
+
+  /** Registers an action on the receiver, then makes the receiver answer executions with `behaviour`. */
+  async function actionAnswering(behaviour: Behaviour, overrides: Record<string, unknown> = {}, owner = tenant): Promise<string> {
+    receiver.behaviour = ok;
+    const created = await gateway(testApp, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url(), overrides) });
+    expect(created.status).toBe(201);
+    receiver.behaviour = executions(behaviour);
+    return created.body.action.name;
+  }
+
+  const execute = (name: string, body: unknown = { parameters: { city: 'Oslo' } }, owner = tenant) =>
+    gateway(testApp, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body });
+
+  const callsAfter = (mark: number): ReceivedCall[] => receiver.calls.slice(mark);
+
+  it('delivers a signed call and answers 200 with the stored execution', async () => {
+    const name = await actionAnswering(json(200, { result: 'Sunny, 21 °C', error: '' }));
+    const mark = receiver.calls.length;
+
+    const response = await execute(name, { parameters: { city: 'Zürich 😀', days: 3 } });
+
+    expect(response.status).toBe(200);
+    const execution = response.body.execution;
+    expect(Object.keys(execution).sort()).toEqual(['action_name', 'attempts', 'created_at', 'duration_ms', 'error', 'http_status', 'id', 'result', 'status']);
+    expect(execution).toMatchObject({ action_name: name, status: 'succeeded', http_status: 200, result: 'Sunny, 21 °C', error: '', attempts: 1 });
+    expect(execution.duration_ms).toBeGreaterThanOrEqual(0);
+
+    const [call] = callsAfter(mark);
+    const sent = JSON.parse(call.body);
+    expect(Object.keys(sent)).toEqual(['action_name', 'parameters', 'timestamp', 'signature']);
+    expect(sent).toMatchObject({ action_name: name, parameters: { city: 'Zürich 😀', days: 3 } });
+    expect(call.body).toContain('"city":"Z\\u00fcrich \\ud83d\\ude00"');
+    expect(sent.signature).toBe(createHmac('sha256', tenant.hmacKey).update(signedPart(call.body)).digest('hex'));
+    expect(call.headers['webhook-id']).toBe(execution.id);
+    expect(new Webhook(tenant.hmacKey).verify(call.body, call.headers as Record<string, string>)).toEqual(sent);
+
+    const listed = await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({ executions: [execution] });
+  });
+
+  it('defaults parameters to {}', async () => {
+    const name = await actionAnswering(json(200, { result: 'ok', error: '' }), { json_schema: { type: 'object' } });
+    const mark = receiver.calls.length;
+    expect((await execute(name, {})).body.execution.status).toBe('succeeded');
+    expect(JSON.parse(callsAfter(mark)[0].body).parameters).toEqual({});
+  });
+
+  it.each([
+    [{ parameters: {} }, "parameters: must have required property 'city'"],
+    [{ parameters: { city: 7 } }, 'parameters.city: must be string'],
+  ])('refuses parameters that fail the schema (%j) with 400 Invalid parameters, sending nothing', async (body, details) => {
+    const name = await actionAnswering(ok);
+    const mark = receiver.calls.length;
+    const response = await execute(name, body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'Invalid parameters', details });
+    expect(callsAfter(mark)).toHaveLength(0);
+  });
+
+  it('refuses a non-object parameters value with 400 Invalid request', async () => {
+    const name = await actionAnswering(ok);
+    const response = await execute(name, { parameters: [1] });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'Invalid request', details: 'parameters: must be a JSON object' });
+  });
+
+  it('gives 409 when the tenant has no active HMAC key, sending nothing', async () => {
+    const keyless = await createTenant(testApp, { hmacKey: false });
+    const name = await actionAnswering(ok, {}, keyless);
+    const mark = receiver.calls.length;
+    const response = await execute(name, undefined, keyless);
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({ error: 'no active HMAC key for this tenant' });
+    expect(callsAfter(mark)).toHaveLength(0);
+  });
+
+  it('gives 404 for an unknown action and for another tenant\'s action, on execute and on the log', async () => {
+    const name = await actionAnswering(ok);
+    const other = await createTenant(testApp);
+    for (const [path, method] of [[`/actions/${name}/execute`, 'POST'], [`/actions/${name}/executions`, 'GET'], ['/actions/nope/execute', 'POST']] as const) {
+      const response = await gateway(testApp, method, path, { token: other.jwt, body: method === 'POST' ? { parameters: { city: 'x' } } : undefined });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: 'Action not found' });
+    }
+  });
+
+  it('records the receiver\'s own error text as a failed execution', async () => {
+    const name = await actionAnswering(json(200, { result: '', error: 'city not found' }));
+    const execution = (await execute(name)).body.execution;
+    expect(execution).toMatchObject({ status: 'failed', http_status: 200, error: 'city not found', attempts: 1 });
+  });
+
+  it.each([
+    ['not JSON', 'plain text'],
+    ['a JSON array', '[]'],
+    ['a non-string error', '{"result":"x","error":42}'],
+  ])('records %s as invalid response body', async (_, body) => {
+    const name = await actionAnswering(json(200, body));
+    expect((await execute(name)).body.execution).toMatchObject({ status: 'failed', http_status: 200, error: 'invalid response body' });
+  });
+
+  it('retries a 500 twice with the same webhook-id and a fresh signature each time, then fails', async () => {
+    const name = await actionAnswering(json(500, { error: 'boom' }));
+    const mark = receiver.calls.length;
+    const execution = (await execute(name)).body.execution;
+    expect(execution).toMatchObject({ status: 'failed', http_status: 500, error: 'webhook endpoint returned status 500', attempts: 3 });
+    const calls = callsAfter(mark);
+    expect(calls).toHaveLength(3);
+    for (const call of calls) {
+      expect(call.headers['webhook-id']).toBe(execution.id);
+      expect(JSON.parse(call.body).signature).toBe(createHmac('sha256', tenant.hmacKey).update(signedPart(call.body)).digest('hex'));
+      expect(new Webhook(tenant.hmacKey).verify(call.body, call.headers as Record<string, string>)).toBeTruthy();
+    }
+  });
+
+  it('honours Retry-After on a 429 and succeeds on the next attempt', async () => {
+    let calls = 0;
+    const times: number[] = [];
+    const name = await actionAnswering((call, response) => {
+      times.push(Date.now());
+      calls += 1;
+      (calls === 1 ? json(429, { error: 'slow down' }, { 'retry-after': '1' }) : json(200, { result: 'done', error: '' }))(call, response);
+    });
+    const execution = (await execute(name)).body.execution;
+    expect(execution).toMatchObject({ status: 'succeeded', attempts: 2, http_status: 200, result: 'done' });
+    expect(times[1] - times[0]).toBeGreaterThanOrEqual(950);
+  });
+
+  it('does not follow a redirect', async () => {
+    const name = await actionAnswering(json(302, {}, { location: receiver.url('/elsewhere') }));
+    const mark = receiver.calls.length;
+    expect((await execute(name)).body.execution).toMatchObject({ status: 'failed', http_status: 302, error: 'webhook endpoint returned status 302', attempts: 1 });
+    expect(callsAfter(mark).map((call) => call.path)).toEqual(['/hook']);
+  });
+
+  it('cuts off a receiver that never answers at the deadline', async () => {
+    const name = await actionAnswering(() => undefined);
+    const started = Date.now();
+    const execution = (await execute(name)).body.execution;
+    expect(execution).toMatchObject({ status: 'failed', http_status: null, error: `webhook timed out after ${TIMEOUT_MS} ms`, attempts: 1 });
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1_500);
+  });
+
+  it('cuts off a receiver that drips its answer one byte a second at the same total deadline', async () => {
+    const name = await actionAnswering((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => response.write(' '), 1_000);
+      response.on('close', () => clearInterval(timer));
+    });
+    const started = Date.now();
+    const execution = (await execute(name)).body.execution;
+    expect(execution).toMatchObject({ status: 'failed', error: `webhook timed out after ${TIMEOUT_MS} ms` });
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1_500);
+  });
+
+  it('stops reading a 10 MB answer at 1 MB without holding it in memory', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    const name = await actionAnswering((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      let sent = 0;
+      const pump = () => {
+        while (sent < 10 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!response.write(chunk)) return response.once('drain', pump);
+        }
+        response.end();
+      };
+      response.on('error', () => undefined);
+      pump();
+    });
+    const before = process.memoryUsage().rss;
+    const execution = (await execute(name)).body.execution;
+    expect(execution).toMatchObject({ status: 'failed', http_status: 200, error: 'invalid response body', attempts: 1 });
+    expect(process.memoryUsage().rss - before).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it('retries a reset connection, then records it as unreachable', async () => {
+    const name = await actionAnswering((_, response) => response.socket?.destroy());
+    const mark = receiver.calls.length;
+    const execution = (await execute(name)).body.execution;
+    expect(execution).toMatchObject({ status: 'failed', http_status: null, error: 'webhook endpoint unreachable (connection reset)', attempts: 3 });
+    expect(callsAfter(mark)).toHaveLength(3);
+  });
+
+  it('records a closed port as unreachable after the retries', async () => {
+    const doomed = await Receiver.start();
+    const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(doomed.url()) });
+    await doomed.stop();
+    const execution = (await execute(created.body.action.name)).body.execution;
+    expect(execution).toMatchObject({ status: 'failed', http_status: null, error: 'webhook endpoint unreachable (connection refused)', attempts: 3 });
+  });
+
+  it('stores every execution with its attempts and lists them newest first, with a limit', async () => {
+    let calls = 0;
+    const name = await actionAnswering((call, response) => {
+      calls += 1;
+      json(200, { result: `run ${calls}`, error: '' })(call, response);
+    });
+    for (let i = 0; i < 3; i++) await execute(name);
+    const all = (await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt })).body.executions;
+    expect(all.map((execution: { result: string }) => execution.result)).toEqual(['run 3', 'run 2', 'run 1']);
+    const limited = await gateway(testApp, 'GET', `/actions/${name}/executions?limit=2`, { token: tenant.jwt });
+    expect(limited.body.executions).toEqual(all.slice(0, 2));
+    for (const limit of ['0', '101', 'ten', '-1', '1.5']) {
+      const response = await gateway(testApp, 'GET', `/actions/${name}/executions?limit=${limit}`, { token: tenant.jwt });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'Invalid request', details: 'limit: must be an integer from 1 to 100' });
+    }
+    const stored = await testApp.app.get(DataSource).query('SELECT attempt_log FROM executions WHERE id = $1', [all[0].id]);
+    expect(stored[0].attempt_log).toEqual([expect.objectContaining({ attempt: 1, http_status: 200, error: '' })]);
+  });
+
+  it('keeps 20 by default and at most 100', async () => {
+    const name = await actionAnswering(json(200, { result: 'x', error: '' }));
+    const actionId = (await testApp.app.get(DataSource).query('SELECT id FROM actions WHERE tenant_id = $1 AND name = $2', [tenant.tenantId, name]))[0].id;
+    await testApp.app.get(DataSource).query(
+      `INSERT INTO executions (id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at)
+       SELECT gen_random_uuid(), $1, $2, $3, 'succeeded', 200, 'r' || n, '', 1, 1, '[]', now() - n * interval '1 second' FROM generate_series(1, 120) AS n`,
+      [tenant.tenantId, actionId, name],
+    );
+    expect((await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt })).body.executions).toHaveLength(20);
+    expect((await gateway(testApp, 'GET', `/actions/${name}/executions?limit=100`, { token: tenant.jwt })).body.executions).toHaveLength(100);
+  });
+
+  it('signs with the newest key while several are active; every active key verifies the headers', async () => {
+    const newer = (await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/hmac-keys`)).body.hmac_key;
+    const name = await actionAnswering(json(200, { result: 'ok', error: '' }));
+    const mark = receiver.calls.length;
+    await execute(name);
+    const [call] = callsAfter(mark);
+    expect(JSON.parse(call.body).signature).toBe(createHmac('sha256', newer.key).update(signedPart(call.body)).digest('hex'));
+    for (const key of [tenant.hmacKey, newer.key]) expect(new Webhook(key).verify(call.body, call.headers as Record<string, string>)).toBeTruthy();
+  });
+});
