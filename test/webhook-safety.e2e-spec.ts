@@ -1,5 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
+import { DataSource } from 'typeorm';
 import { DnsResolver } from '../src/webhooks/dns-resolver';
 import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
@@ -38,6 +39,38 @@ describe('outbound safety at registration (contract "Actions": webhook_url)', ()
   });
 
   const register = (url: string) => gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(url) });
+
+  /**
+   * Stand-ins for net/tls.connect that run only the lookup undici hands them (where the guard sits) and then
+   * fail, so the connect-time check runs exactly as in production and no socket is ever opened.
+   */
+  function onlyLookups(hostname: string): void {
+    connects[0].mockImplementation(((options: net.NetConnectOpts & { lookup?: net.LookupFunction }) => {
+      const socket = new net.Socket();
+      options.lookup?.(hostname, { family: 0, all: false }, (error) => {
+        process.nextTick(() => socket.destroy(error ?? new Error('test stops here')));
+      });
+      return socket;
+    }) as never);
+    connects[1].mockImplementation(((options: tls.ConnectionOptions & { lookup?: net.LookupFunction }) => {
+      const socket = new tls.TLSSocket(new net.Socket());
+      options.lookup?.(hostname, { family: 0, all: false }, (error) => {
+        process.nextTick(() => socket.destroy(error ?? new Error('test stops here')));
+      });
+      return socket;
+    }) as never);
+  }
+
+  /** An action stored as if registered before, so its execution meets the connect-time check alone. */
+  async function storedAction(webhookUrl: string): Promise<string> {
+    const name = `stored_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    await testApp.app.get(DataSource).query(
+      `INSERT INTO actions (id, tenant_id, name, description, json_schema, webhook_url, created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, 'd', '{"type":"object"}', $3, now(), now())`,
+      [tenant.tenantId, name, webhookUrl],
+    );
+    return name;
+  }
 
   it('refuses plain http', async () => {
     const response = await register('http://hooks.example.com/run');
@@ -84,22 +117,7 @@ describe('outbound safety at registration (contract "Actions": webhook_url)', ()
       return [{ address: lookups === 1 ? '93.184.215.14' : '169.254.169.254', family: 4 }];
     };
     jest.spyOn(resolver, 'resolve').mockImplementation(rebinding);
-    // Stand-ins for net/tls.connect that run only the lookup undici hands them (where the guard sits) and then
-    // fail, so the connect-time check runs exactly as in production and no socket is ever opened.
-    connects[0].mockImplementation(((options: net.NetConnectOpts & { lookup?: net.LookupFunction }) => {
-      const socket = new net.Socket();
-      options.lookup?.('rebind.example.com', { family: 0, all: false }, (error) => {
-        socket.destroy(error ?? new Error('test stops here'));
-      });
-      return socket;
-    }) as never);
-    connects[1].mockImplementation(((options: tls.ConnectionOptions & { lookup?: net.LookupFunction }) => {
-      const socket = new tls.TLSSocket(new net.Socket());
-      options.lookup?.('rebind.example.com', { family: 0, all: false }, (error) => {
-        process.nextTick(() => socket.destroy(error ?? new Error('test stops here')));
-      });
-      return socket;
-    }) as never);
+    onlyLookups('rebind.example.com');
 
     const response = await register('https://rebind.example.com/hook');
 
@@ -108,5 +126,30 @@ describe('outbound safety at registration (contract "Actions": webhook_url)', ()
     expect(response.body).toEqual({ error: 'action validation failed: webhook endpoint unreachable (destination 169.254.169.254 is not allowed)' });
     // The stand-ins were called (that is how the lookup ran) but opened nothing.
     connects.forEach((spy) => spy.mockClear());
+  });
+
+  it('refuses at execution a name that now resolves to a private address, without retrying', async () => {
+    answers.set('moved.example.com', ['10.20.30.40']);
+    const name = await storedAction('https://moved.example.com/hook');
+    onlyLookups('moved.example.com');
+    const lookups = jest.spyOn(resolver, 'resolve');
+
+    const response = await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, body: { parameters: {} } });
+
+    expect(response.status).toBe(200);
+    expect(response.body.execution).toMatchObject({
+      status: 'failed',
+      http_status: null,
+      error: 'webhook endpoint unreachable (destination 10.20.30.40 is not allowed)',
+      attempts: 1,
+    });
+    expect(lookups).toHaveBeenCalledTimes(1);
+    connects.forEach((spy) => spy.mockClear());
+  });
+
+  it('refuses at execution a literal private address before any connect', async () => {
+    const name = await storedAction('https://169.254.169.254/latest/meta-data');
+    const response = await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, body: { parameters: {} } });
+    expect(response.body.execution).toMatchObject({ status: 'failed', error: 'webhook endpoint unreachable (destination 169.254.169.254 is not allowed)', attempts: 1 });
   });
 });

@@ -80,6 +80,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   const text = Array.isArray(value) ? value[0] : value;
   if (!text) return undefined;
   if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
+  if (!/ GMT$/.test(text.trim())) return undefined; // HTTP dates only; Date.parse reads far too much else
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
