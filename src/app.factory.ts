@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import pino, { Logger } from 'pino';
 import { AppModule } from './app.module';
-import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './common/json-body-parser';
+import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-parser';
 import { NestPinoLogger } from './common/nest-pino-logger';
 import { RouteTable } from './common/route-table';
 import { AppConfig } from './config/app-config';
@@ -31,6 +32,14 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
+    // Errors Fastify raises before routing (a malformed percent-encoding in the path) never reach Nest's filter.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const notFound = error.code === 'FST_ERR_BAD_URL';
+      reply
+        .code(notFound ? 404 : 400)
+        .header('x-request-id', request.id)
+        .send(notFound ? { error: 'Not found' } : { error: 'Invalid request', details: `request: ${error.message}` });
+    },
   });
 }
 
@@ -38,7 +47,7 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
   const fastify = app.getHttpAdapter().getInstance();
   app.get(RouteTable).attach(fastify);
-  registerJsonBodyParser(fastify);
+  registerRawBodyReader(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -52,7 +61,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), createAdapter(config, logger), {
     logger: new NestPinoLogger(logger),
     abortOnError: false,
-    bodyParser: false, // ours: registerJsonBodyParser
+    bodyParser: false, // ours: registerRawBodyReader
   });
   return configureApp(app);
 }

@@ -40,6 +40,8 @@ describe('actions (spec 4, contract "Actions")', () => {
       expect(Object.keys(action).sort()).toEqual(['created_at', 'description', 'id', 'json_schema', 'name', 'tenant_id', 'updated_at', 'webhook_url']);
       expect(action).toMatchObject({ tenant_id: tenant.tenantId, name: body.name, description: body.description, webhook_url: body.webhook_url });
       expect(JSON.stringify(action.json_schema)).toBe(JSON.stringify(body.json_schema));
+      const stored = await gateway(testApp, 'GET', `/actions/${body.name}`, { token: tenant.jwt });
+      expect(stored.text).toContain(`"json_schema":${JSON.stringify(body.json_schema)}`); // same keys, same order
       expect(action.created_at).toMatch(ISO_MS);
       expect(action.updated_at).toBe(action.created_at);
 
@@ -94,6 +96,37 @@ describe('actions (spec 4, contract "Actions")', () => {
       expect(await storedCount(tenant.tenantId)).toBe(0);
     });
 
+    it('passes a registration test answered 200 at once, however slowly the receiver then sends its body', async () => {
+      const slow = await startTestApp({ env: { WEBHOOK_TIMEOUT_MS: '1000' } });
+      try {
+        const owner = await createTenant(slow);
+        receiver.behaviour = (_, response) => {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          const timer = setInterval(() => response.write(' '), 300);
+          response.on('close', () => clearInterval(timer));
+        };
+        expect((await gateway(slow, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url()) })).status).toBe(201);
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it('fails with 400 "unreachable (timed out ...)" when the registration test gets no answer in time', async () => {
+      const slow = await startTestApp({ env: { WEBHOOK_TIMEOUT_MS: '500' } });
+      try {
+        const owner = await createTenant(slow);
+        receiver.behaviour = () => undefined;
+        const started = Date.now();
+        const response = await gateway(slow, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url()) });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ error: 'action validation failed: webhook endpoint unreachable (timed out after 500 ms)' });
+        expect(Date.now() - started).toBeLessThan(2_000);
+        expect(await storedCount(owner.tenantId)).toBe(0);
+      } finally {
+        await slow.close();
+      }
+    });
+
     it('accepts any 2xx answer to the registration test', async () => {
       receiver.behaviour = status(204);
       expect((await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).status).toBe(201);
@@ -117,10 +150,15 @@ describe('actions (spec 4, contract "Actions")', () => {
       [{ name: 42 }, 'name: must be a string'],
       [{ description: '' }, 'description: must be 1 to 500 characters'],
       [{ description: 'd'.repeat(501) }, 'description: must be 1 to 500 characters'],
-      [{ description: 'nul\u0000byte' }, 'description: must not contain NUL characters'],
+      [{ description: 'nul\u0000byte' }, 'description: must not contain NUL characters or unpaired surrogates'],
       [{ description: undefined }, 'description: is required'],
       [{ webhook_url: undefined }, 'webhook_url: is required'],
-      [{ webhook_url: 'not a url' }, 'webhook_url: must be an absolute http or https URL'],
+      [{ webhook_url: 'not-a-url' }, 'webhook_url: must be an absolute http or https URL'],
+      [{ webhook_url: ' http://127.0.0.1/hook' }, 'webhook_url: must not contain spaces or control characters'],
+      [{ webhook_url: 'http://127.0.0.1/h\tx' }, 'webhook_url: must not contain spaces or control characters'],
+      [{ webhook_url: 'http://127.0.0.1/h\u0000x' }, 'webhook_url: must not contain NUL characters'],
+      [{ description: 'a\uFE0F'.repeat(500) }, 'description: must be 1 to 500 characters'],
+      [{ description: 'lone \ud800 surrogate' }, 'description: must not contain NUL characters or unpaired surrogates'],
       [{ webhook_url: 'ftp://127.0.0.1/hook' }, 'webhook_url: must be an absolute http or https URL'],
       [{ webhook_url: '/relative' }, 'webhook_url: must be an absolute http or https URL'],
       [{ webhook_url: 'http://user:pw@127.0.0.1/' }, 'webhook_url: must not contain user credentials'],
@@ -133,6 +171,7 @@ describe('actions (spec 4, contract "Actions")', () => {
       [{ json_schema: { type: 'object', required: 'a' } }, 'json_schema: is not a valid JSON Schema'],
       [{ json_schema: { $schema: 'http://json-schema.org/draft-04/schema#' } }, 'json_schema: unsupported $schema'],
       [{ json_schema: { $ref: 'https://example.com/schema.json' } }, 'json_schema: is not a valid JSON Schema'],
+      [{ json_schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`p${i}`, { type: 'string', minLength: 1 }])) } }, 'json_schema: has more than 2000 values'],
     ])('gives 400 Invalid request naming the field for %j', async (override, details) => {
       const calls = receiver.calls.length;
       const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url(), override) });
@@ -321,10 +360,12 @@ describe('actions (spec 4, contract "Actions")', () => {
       expect((await gateway(testApp, 'GET', `/actions/${created.name}`, { token: tenant.jwt })).body.action).toEqual(created);
     });
 
-    it('gives 404 Action not found for an unknown name', async () => {
-      const response = await gateway(testApp, 'PUT', '/actions/never_made', { token: tenant.jwt, body: { description: 'x' } });
-      expect(response.status).toBe(404);
-      expect(response.body).toEqual({ error: 'Action not found' });
+    it.each(['never_made', 'Not-A-Name', 'x'.repeat(101)])('gives 404 Action not found for %s, on PUT and DELETE', async (name) => {
+      for (const method of ['PUT', 'DELETE']) {
+        const response = await gateway(testApp, method, `/actions/${name}`, { token: tenant.jwt, body: method === 'PUT' ? { description: 'x' } : undefined });
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({ error: 'Action not found' });
+      }
     });
   });
 

@@ -128,6 +128,9 @@ describe('management API (contract "Management API")', () => {
     it.each([
       [{ name: 'x', expires_at: 'tomorrow' }, 'expires_at: must be an ISO 8601 date-time'],
       [{ name: 'x', expires_at: '2001-01-01T00:00:00Z' }, 'expires_at: must be in the future'],
+      [{ name: 'x', expires_at: '2030-W01' }, 'expires_at: must be an ISO 8601 date-time'],
+      [{ name: 'x', expires_at: '20300101' }, 'expires_at: must be an ISO 8601 date-time'],
+      [{ name: 'a\uFE0F'.repeat(200) }, 'name: must be 1 to 200 characters'],
       [{}, 'name: is required'],
     ])('gives 400 for %j', async (body, details) => {
       const { tenantId } = await createTenant(testApp);

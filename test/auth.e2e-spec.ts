@@ -69,7 +69,7 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
       expect(response.body).toEqual({ error: 'Invalid request', details });
     });
 
-    it.each(['agw_unknown', '', 'not-even-prefixed', 'x'.repeat(512)])('gives 401 Invalid API token for an unknown token %#', async (apiToken) => {
+    it.each(['agw_unknown', '', 'not-even-prefixed', 'x'.repeat(512), `agw_${'y'.repeat(5000)}`])('gives 401 Invalid API token for an unknown token %#', async (apiToken) => {
       const response = await exchange({ api_token: apiToken });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ error: 'Invalid API token' });

@@ -158,3 +158,71 @@ describe('rate limits (contract "Rate limits")', () => {
     }
   });
 });
+
+describe('order and shape of failures', () => {
+  let testApp: TestApp;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { RATE_LIMIT_PER_HOUR: '3' } });
+    tenant = await createTenant(testApp);
+  });
+  afterAll(() => testApp.close());
+
+  it.each([
+    ['POST', '/actions', '{"name": '],
+    ['POST', '/actions', '{"__proto__":{}}'],
+    ['PUT', '/actions/x', '{'],
+  ])('checks the bearer token (401) before reading the body of %s %s', async (method, path, raw) => {
+    const response = await gateway(testApp, method, path, { raw });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ error: 'Invalid token' });
+    const typed = await gateway(testApp, method, path, { raw: 'x=1', headers: { 'content-type': 'text/plain' } });
+    expect(typed.status).toBe(401);
+  });
+
+  it('refuses a body over 1 MB with 413 before authenticating (its bytes are read first)', async () => {
+    const response = await gateway(testApp, 'POST', '/actions', { raw: jsonOfSize(1_048_577) });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ error: 'Payload too large' });
+  });
+
+  it('refuses numbers too large for a double instead of turning them into Infinity', async () => {
+    const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw: '{"name":"x","json_schema":{"maximum":1e400}}' });
+    expect(response.status).toBe(400);
+    expect(response.body.details).toContain('number out of range');
+  });
+
+  it('answers a malformed percent-encoding and a trailing slash as unknown routes, with the request id', async () => {
+    for (const path of ['/api/v1/gateway/actions/%ZZ', '/api/v1/gateway/actions/', '/api/v1/gateway/actions/abc/']) {
+      const response = await call(testApp.baseUrl, 'GET', path, { token: tenant.jwt, headers: { 'x-request-id': 'bad-url-1' } });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error: 'Not found' });
+      expect(response.headers.get('x-request-id')).toBe('bad-url-1');
+    }
+  });
+
+  it('carries the request id on every kind of error response', async () => {
+    const headers = { 'x-request-id': 'err-trace-7' };
+    const responses = [
+      await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw: '{', headers }), // 400
+      await gateway(testApp, 'GET', '/actions', { headers }), // 401
+      await gateway(testApp, 'PATCH', '/actions', { token: tenant.jwt, headers }), // 405
+      await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw: jsonOfSize(1_048_577), headers }), // 413
+    ];
+    expect(responses.map((response) => response.status)).toEqual([400, 401, 405, 413]);
+    for (const response of responses) expect(response.headers.get('x-request-id')).toBe('err-trace-7');
+  });
+
+  it('carries the rate-limit headers and the request id on a 429', async () => {
+    const limited = await createTenant(testApp);
+    for (let i = 0; i < 3; i++) await gateway(testApp, 'GET', '/actions', { token: limited.jwt });
+    const response = await gateway(testApp, 'GET', '/actions', { token: limited.jwt, headers: { 'x-request-id': 'limited-1' } });
+    expect(response.status).toBe(429);
+    expect(response.headers.get('x-request-id')).toBe('limited-1');
+    expect(response.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

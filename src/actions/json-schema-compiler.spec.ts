@@ -1,4 +1,4 @@
-import { JsonSchemaCompiler, MAX_SCHEMA_DEPTH } from './json-schema-compiler';
+import { JsonSchemaCompiler, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from './json-schema-compiler';
 
 describe('JsonSchemaCompiler', () => {
   const compiler = new JsonSchemaCompiler();
@@ -20,6 +20,24 @@ describe('JsonSchemaCompiler', () => {
   it('lets two schemas use the same $id', () => {
     expect(compiler.compile({ $id: 'https://example.com/p', type: 'object' }).ok).toBe(true);
     expect(compiler.compile({ $id: 'https://example.com/p', type: 'object' }).ok).toBe(true);
+  });
+
+  it('forgets nested $ids once compiled, so memory does not grow with each schema', () => {
+    const withIds = (tag: number) => ({
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { $id: `https://example.com/${tag}/${i}`, type: 'string' }])),
+    });
+    compiler.compile(withIds(0));
+    const registry = (compiler as unknown as { draft2020: { refs: object } }).draft2020.refs;
+    const before = Object.keys(registry).length;
+    for (let tag = 1; tag <= 20; tag++) expect(compiler.compile(withIds(tag)).ok).toBe(true);
+    expect(Object.keys(registry).length).toBe(before);
+    expect(compiler.compile(withIds(1)).ok).toBe(true);
+  });
+
+  it('refuses a schema with more values than the limit before compiling it', () => {
+    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    expect(compiler.compile(wide)).toEqual({ ok: false, problem: `has more than ${MAX_SCHEMA_NODES} values` });
   });
 
   it('allows keywords it does not know, as JSON Schema does', () => {

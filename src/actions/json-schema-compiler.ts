@@ -4,6 +4,8 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
 export const MAX_SCHEMA_DEPTH = 64;
+/** Values in a schema. Ajv's compile time and its generated code grow with it; real schemas are far smaller. */
+export const MAX_SCHEMA_NODES = 2_000;
 
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -24,17 +26,23 @@ export class JsonSchemaCompiler {
     if (depthOf(schema, MAX_SCHEMA_DEPTH + 1) > MAX_SCHEMA_DEPTH) {
       return { ok: false, problem: `is nested deeper than ${MAX_SCHEMA_DEPTH} levels` };
     }
+    if (countNodes(schema, MAX_SCHEMA_NODES + 1) > MAX_SCHEMA_NODES) {
+      return { ok: false, problem: `has more than ${MAX_SCHEMA_NODES} values` };
+    }
     if ('type' in schema && schema.type !== 'object') return { ok: false, problem: 'type must be "object"' };
     const ajv = this.dialectOf(schema.$schema);
     if (!ajv) return { ok: false, problem: 'unsupported $schema (use draft 2020-12 or draft-07)' };
+    const known = { refs: new Set(Object.keys(ajv.refs)), schemas: new Set(Object.keys(ajv.schemas)) };
     try {
       return { ok: true, validate: ajv.compile(schema) };
     } catch (error) {
       return { ok: false, problem: `is not a valid JSON Schema: ${(error as Error).message}` };
     } finally {
-      // Compiled functions stand alone; dropping the schema from Ajv's registry frees it and lets another
-      // action reuse the same `$id`.
+      // Compiled functions stand alone. Ajv keeps every schema and nested `$id` it has seen, forever: drop what
+      // this compile added, so memory does not grow with each request and another action may reuse an `$id`.
       ajv.removeSchema(schema);
+      for (const key of Object.keys(ajv.refs)) if (!known.refs.has(key)) delete ajv.refs[key];
+      for (const key of Object.keys(ajv.schemas)) if (!known.schemas.has(key)) ajv.removeSchema(key);
     }
   }
 
@@ -50,6 +58,18 @@ export class JsonSchemaCompiler {
 function withFormats<T extends Ajv>(ajv: T): T {
   addFormats(ajv);
   return ajv;
+}
+
+/** How many values `value` holds, counting no further than `limit`. */
+function countNodes(value: unknown, limit: number): number {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0 && count < limit) {
+    const next = pending.pop();
+    count += 1;
+    if (next !== null && typeof next === 'object') pending.push(...Object.values(next));
+  }
+  return count;
 }
 
 /** How deeply objects and arrays nest, counting no further than `limit` (so a hostile value costs little). */

@@ -51,6 +51,7 @@ export class AdminService {
   async createApiToken(tenantId: string, name: string, expiresAt?: string | null): Promise<ApiTokenDto> {
     const id = await this.tenancy.requireId(tenantId);
     const expiry = expiresAt ? new Date(expiresAt) : null;
+    if (expiry && Number.isNaN(expiry.getTime())) throw new InvalidRequestError('expires_at: must be an ISO 8601 date-time');
     if (expiry && expiry.getTime() <= this.clock.now().getTime()) {
       throw new InvalidRequestError('expires_at: must be in the future');
     }

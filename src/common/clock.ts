@@ -8,6 +8,6 @@ export class Clock {
   }
 
   nowSeconds(): number {
-    return Math.floor(Date.now() / 1000);
+    return Math.floor(this.now().getTime() / 1000);
   }
 }

@@ -82,9 +82,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || statusCode === 415) {
       return new InvalidRequestError(UNSUPPORTED_MEDIA_TYPE);
     }
-    if (exception instanceof SyntaxError || (statusCode === 400 && typeof message === 'string')) {
-      return new InvalidRequestError(`body: malformed JSON (${message ?? 'unreadable'})`);
-    }
+    if (statusCode === 400 && typeof message === 'string') return new InvalidRequestError(`request: ${message}`);
     return undefined;
   }
 

@@ -1,26 +1,48 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
+import { InvalidRequestError } from './common.errors';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 
 /**
- * JSON is the only body the service reads (any other type is a 400). Unlike Fastify's own parser, an empty body
- * is no body (clients send Content-Type on DELETE too), and `__proto__` or `constructor.prototype` keys are
- * refused rather than silently dropped.
+ * A request body as read off the wire, not yet parsed. Parsing waits for the body pipe, which runs after the
+ * guards: a caller without a valid token gets 401 without the service spending a JSON parse on what it sent.
  */
-export function registerJsonBodyParser(fastify: FastifyInstance): void {
+export class RawBody {
+  constructor(
+    readonly contentType: string | undefined,
+    readonly text: string,
+  ) {}
+
+  /** JSON is the only body the service reads; an empty body is no body (clients send Content-Type on DELETE too). */
+  parse(): unknown {
+    if (this.text.trim() === '') return undefined;
+    if (!/^application\/json\s*(;|$)/i.test(this.contentType ?? '')) {
+      throw new InvalidRequestError('body: Content-Type must be application/json');
+    }
+    try {
+      // `__proto__` and `constructor.prototype` keys are refused, not silently dropped; numbers too large for a
+      // double would become Infinity, which JSON cannot carry on to a webhook.
+      return secureJson.parse(this.text, rejectInfinity, { protoAction: 'error', constructorAction: 'error' });
+    } catch (error) {
+      throw new InvalidRequestError(`body: malformed JSON (${(error as Error).message})`);
+    }
+  }
+}
+
+function rejectInfinity(_key: string, value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new Error('number out of range');
+  return value;
+}
+
+/** Reads every body (up to 1 MB, else 413) as text, whatever its type; `RawBody.parse` decides later. */
+export function registerRawBodyReader(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
-    'application/json',
+    '*',
     { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
-    (_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
-      if (text.trim() === '') return done(null, undefined);
-      try {
-        done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
-      } catch (error) {
-        done(Object.assign(error as Error, { statusCode: 400 }));
-      }
+    (request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
+      done(null, new RawBody(request.headers['content-type'], typeof body === 'string' ? body : body.toString('utf8')));
     },
   );
 }

@@ -21,7 +21,9 @@ export class RouteTable {
     const path = url.split('?')[0];
     const allowed: Method[] = [];
     for (const [method, router] of this.byMethod) {
-      if (router.find(method as FindMyWay.HTTPMethod, path)) allowed.push(method);
+      const match = router.find(method as FindMyWay.HTTPMethod, path);
+      // find-my-way lets a parameter match nothing ('/actions/'), where Fastify's routing did not: not a match.
+      if (match && Object.values(match.params).every((value) => value !== '')) allowed.push(method);
     }
     return allowed.sort();
   }
@@ -29,7 +31,7 @@ export class RouteTable {
   private add(method: Method, url: string): void {
     let router = this.byMethod.get(method);
     if (!router) {
-      router = FindMyWay({ ignoreTrailingSlash: true });
+      router = FindMyWay(); // matching exactly as Fastify does (no trailing-slash forgiveness)
       this.byMethod.set(method, router);
     }
     if (!router.find(method as FindMyWay.HTTPMethod, url)) router.on(method as FindMyWay.HTTPMethod, url, () => undefined);

@@ -18,7 +18,12 @@ export class ParameterValidators {
   /** The problems with `parameters`, or undefined when they are valid. */
   check(action: ExecutableAction, parameters: unknown): string | undefined {
     const validate = this.validatorFor(action);
-    if (validate(parameters)) return undefined;
+    try {
+      if (validate(parameters)) return undefined;
+    } catch {
+      // Ajv's generated code recurses with the data; pathological parameters can exhaust the stack.
+      return 'parameters: are too complex to check';
+    }
     return (validate.errors ?? [])
       .map((error) => `parameters${error.instancePath.replace(/\//g, '.')}: ${error.message ?? 'is invalid'}`)
       .join('; ');

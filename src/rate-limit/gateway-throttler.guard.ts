@@ -17,7 +17,14 @@ export class GatewayThrottlerGuard extends ThrottlerGuard {
     return `${throttlerName}:${tracker}`;
   }
 
+  /** The 429 carries the budget headers too (the library sets only Retry-After before throwing). */
   protected override async throwThrottlingException(_context: ExecutionContext, limit: ThrottlerLimitDetail): Promise<void> {
-    throw new RateLimitExceededError(limit.timeToBlockExpire);
+    const error = new RateLimitExceededError(limit.timeToBlockExpire);
+    Object.assign(error.headers, {
+      'X-RateLimit-Limit': String(limit.limit),
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(limit.timeToExpire),
+    });
+    throw error;
   }
 }

@@ -6,6 +6,9 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
  */
 export function parseWebhookUrl(raw: string, requireHttps: boolean): URL | string {
   if (raw.length > MAX_WEBHOOK_URL_LENGTH) return `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
+  // The URL parser forgives surrounding spaces and strips tabs, but the URL is stored and shown as sent.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+  if (/[\s\u0000-\u001f\u007f]/.test(raw)) return 'must not contain spaces or control characters';
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,6 +1,6 @@
 import { IsDefined, IsObject, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { Checks } from '../../common/checks';
-import { HasNoNulCharacter } from '../../common/text.validators';
+import { CodePointLength, IsStorableText } from '../../common/text.validators';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../webhooks/webhook-url';
 import { ACTION_NAME_MAX_LENGTH, ACTION_NAME_PATTERN } from '../action-name';
 
@@ -21,8 +21,8 @@ export const DescriptionField = (required: boolean) =>
   Checks(
     presence(required),
     IsString({ message: 'must be a string' }),
-    Length(1, 500, { message: 'must be 1 to 500 characters' }),
-    HasNoNulCharacter(),
+    CodePointLength(1, 500),
+    IsStorableText(),
   );
 
 export const WebhookUrlField = (required: boolean) =>
@@ -30,6 +30,7 @@ export const WebhookUrlField = (required: boolean) =>
     presence(required),
     IsString({ message: 'must be a string' }),
     MaxLength(MAX_WEBHOOK_URL_LENGTH, { message: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` }),
+    IsStorableText(),
   );
 
 export const JsonSchemaField = (required: boolean) =>

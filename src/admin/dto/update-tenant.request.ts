@@ -1,6 +1,6 @@
-import { IsIn, IsString, Length, ValidateIf } from 'class-validator';
+import { IsIn, IsString, ValidateIf } from 'class-validator';
 import { Checks } from '../../common/checks';
-import { HasNoNulCharacter } from '../../common/text.validators';
+import { CodePointLength, IsStorableText } from '../../common/text.validators';
 import { TenantStatus } from '../../tenancy/tenant.entity';
 
 const whenPresent = () => ValidateIf((_, value) => value !== undefined);
@@ -9,8 +9,8 @@ export class UpdateTenantRequest {
   @Checks(
     whenPresent(),
     IsString({ message: 'must be a string' }),
-    Length(1, 200, { message: 'must be 1 to 200 characters' }),
-    HasNoNulCharacter(),
+    CodePointLength(1, 200),
+    IsStorableText(),
   )
   name?: string;
 

@@ -1,0 +1,62 @@
+import { ArgumentsHost } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
+import { ActionNotFoundError } from '../actions/actions.errors';
+import { HttpErrorFilter } from './http-error.filter';
+import { RouteTable } from './route-table';
+
+/** A reply that records what the filter sends. */
+function capture() {
+  const sent: { status?: number; body?: string; headers: Record<string, string> } = { headers: {} };
+  const reply = {
+    sent: false,
+    status(code: number) {
+      sent.status = code;
+      return reply;
+    },
+    headers(values: Record<string, string>) {
+      Object.assign(sent.headers, values);
+      return reply;
+    },
+    type() {
+      return reply;
+    },
+    send(body: string) {
+      sent.body = body;
+      return reply;
+    },
+  };
+  const host = { switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ id: 'r1', url: '/x' }) }) } as unknown as ArgumentsHost;
+  return { sent, host };
+}
+
+describe('HttpErrorFilter', () => {
+  const filter = new HttpErrorFilter(new RouteTable());
+
+  it('answers an unexpected failure with a 500 that reveals nothing', () => {
+    const { sent, host } = capture();
+    filter.catch(new TypeError("Cannot read properties of undefined (reading 'secret') at /srv/app.js:12"), host);
+    expect(sent.status).toBe(500);
+    expect(sent.body).toBe('{"error":"Internal server error"}');
+  });
+
+  it('does not leak SQL from a failed query', () => {
+    const { sent, host } = capture();
+    filter.catch(new QueryFailedError('SELECT * FROM actions WHERE x = $1', ['x'], Object.assign(new Error('syntax error'), { code: '42601' })), host);
+    expect(sent.status).toBe(500);
+    expect(sent.body).toBe('{"error":"Internal server error"}');
+  });
+
+  it('answers a lost database with 503 Service unavailable', () => {
+    const { sent, host } = capture();
+    filter.catch(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }), host);
+    expect(sent.status).toBe(503);
+    expect(sent.body).toBe('{"error":"Service unavailable"}');
+  });
+
+  it('maps a domain error by its kind', () => {
+    const { sent, host } = capture();
+    filter.catch(new ActionNotFoundError(), host);
+    expect(sent.status).toBe(404);
+    expect(sent.body).toBe('{"error":"Action not found"}');
+  });
+});

@@ -1,0 +1,44 @@
+import { createTenant, gateway, TestTenant } from './support/factories';
+import { testDatabase } from './support/database';
+import { TcpProxy } from './support/tcp-proxy';
+import { startTestApp, TestApp } from './support/test-app';
+
+/** Contract: "Database unreachable: 503 Service unavailable; the service recovers by itself when the database is back." */
+describe('database outage', () => {
+  let proxy: TcpProxy;
+  let testApp: TestApp;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    const target = new URL(testDatabase().url);
+    proxy = new TcpProxy(target.hostname, Number(target.port));
+    await proxy.start();
+    target.host = `127.0.0.1:${proxy.port}`;
+    testApp = await startTestApp({ env: { DATABASE_URL: target.toString() } });
+    tenant = await createTenant(testApp);
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await proxy?.cut();
+  });
+
+  it('answers 503 while the database is gone and recovers without a restart', async () => {
+    expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
+
+    await proxy.cut();
+    for (const request of [
+      () => gateway(testApp, 'GET', '/actions', { token: tenant.jwt }),
+      () => gateway(testApp, 'POST', '/token/exchange', { body: { api_token: tenant.apiToken } }),
+    ]) {
+      const response = await request();
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({ error: 'Service unavailable' });
+    }
+
+    await proxy.restore();
+    const recovered = await gateway(testApp, 'GET', '/actions', { token: tenant.jwt });
+    expect(recovered.status).toBe(200);
+    expect(recovered.body).toEqual({ actions: [] });
+    expect((await gateway(testApp, 'POST', '/token/exchange', { body: { api_token: tenant.apiToken } })).status).toBe(200);
+  });
+});

@@ -1,0 +1,42 @@
+import { createServer, connect, Server, Socket } from 'node:net';
+import { AddressInfo } from 'node:net';
+
+/**
+ * A TCP proxy on 127.0.0.1 between the app and its database, so a test can take the database away (every
+ * connection cut, new ones refused) and give it back on the same port.
+ */
+export class TcpProxy {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async start(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(this.targetPort, this.targetHost);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  /** The database goes away: open connections are cut and new ones refused. */
+  async cut(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  /** The database comes back on the same address. */
+  restore(): Promise<void> {
+    return this.start();
+  }
+}
