@@ -21,7 +21,7 @@ function verified(raw) {
   return timingSafeEqual(expected, Buffer.from(match[1], 'hex'));
 }
 
-createServer((request, response) => {
+const server = createServer((request, response) => {
   let raw = '';
   request.setEncoding('utf8');
   request.on('data', (chunk) => (raw += chunk));
@@ -40,4 +40,5 @@ createServer((request, response) => {
     console.log(`run ${call.action_name} with ${JSON.stringify(call.parameters)}`);
     answer(200, { result: `Weather in ${call.parameters.city ?? 'nowhere'}: sunny, 21 °C`, error: '' });
   });
-}).listen(port, '127.0.0.1', () => console.log(`receiver on http://127.0.0.1:${port}/hook`));
+});
+server.listen(port, '127.0.0.1', () => console.log(`receiver on http://127.0.0.1:${server.address().port}/hook`));

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
+import { ExecutionsService } from '../src/executions/executions.service';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
@@ -260,6 +261,21 @@ describe('executions (contract "Executions")', () => {
     );
     expect((await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt })).body.executions).toHaveLength(20);
     expect((await gateway(testApp, 'GET', `/actions/${name}/executions?limit=100`, { token: tenant.jwt })).body.executions).toHaveLength(100);
+  });
+
+  it('prunes executions older than the retention period (30 days by default)', async () => {
+    const name = await actionAnswering(json(200, { result: 'x', error: '' }));
+    const kept = (await execute(name)).body.execution;
+    const dataSource = testApp.app.get(DataSource);
+    await dataSource.query(
+      `INSERT INTO executions (id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at)
+       SELECT gen_random_uuid(), tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, now() - interval '31 days'
+       FROM executions WHERE id = $1`,
+      [kept.id],
+    );
+    expect(await testApp.app.get(ExecutionsService).prune()).toBeGreaterThanOrEqual(1);
+    const left = (await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt })).body.executions;
+    expect(left).toEqual([kept]);
   });
 
   it('signs with the newest key while several are active; every active key verifies the headers', async () => {

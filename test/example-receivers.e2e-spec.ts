@@ -1,0 +1,114 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import fc from 'fast-check';
+import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+
+const ROOT = resolve(__dirname, '..');
+
+/** Starts an example receiver and resolves with its hook URL once it prints it. */
+async function startReceiver(command: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((found, failed) => {
+    let output = '';
+    const timer = setTimeout(() => failed(new Error(`receiver did not start: ${output}`)), 10_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/hook)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        found(match[1]);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.on('exit', () => failed(new Error(`receiver exited: ${output}`)));
+  });
+  return { child, url };
+}
+
+/** Parameters that are hard to serialize the same way twice, plus a generated corpus. */
+function parameterCorpus(): Record<string, unknown>[] {
+  let deep: unknown = 'bottom';
+  for (let i = 0; i < 40; i++) deep = { level: i, next: deep };
+  const hard: Record<string, unknown>[] = [
+    { text: 'héllo wörld ñ 中文 العربية' },
+    { emoji: '😀👍🏽🇳🇴', zwj: '👩‍👩‍👧' },
+    { control: '\u0000\u0001\u001f\u007f\b\f\n\r\t', quotes: '"\\/' },
+    { lone: '\ud800', other: 'x\udfffy' },
+    { separators: '\u2028\u2029' },
+    { numbers: [0, -0, 1, -1, 0.1, 1e-7, 1.5e-10, 123456.789, 1e21, 1e300, -1e-300, 5e-324, 2 ** 53, -(2 ** 53), 1.7976931348623157e308] },
+    { '2': 'integer-like key', a: 1, '1': 'sorted first' },
+    { deep },
+    { empty: {}, list: [], nothing: null, yes: true, no: false },
+  ];
+  const generated = fc.sample(fc.dictionary(fc.string({ unit: 'grapheme-composite' }), fc.jsonValue({ maxDepth: 3 })), { numRuns: 60, seed: 20261122 });
+  const unicode = fc.sample(fc.dictionary(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' })), { numRuns: 30, seed: 7 });
+  return [...hard, ...generated, ...unicode];
+}
+
+describe('the example receivers verify every call the service makes (docs/receivers.md)', () => {
+  let testApp: TestApp;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    tenant = await createTenant(testApp);
+  });
+  afterAll(() => testApp.close());
+
+  async function runAgainst(receiverUrl: string): Promise<{ name: string; corpus: Record<string, unknown>[] }> {
+    const created = await gateway(testApp, 'POST', '/actions', {
+      token: tenant.jwt,
+      body: actionBody(receiverUrl, { json_schema: { type: 'object' } }),
+    });
+    expect(created.status).toBe(201);
+    const name = created.body.action.name as string;
+    const corpus = parameterCorpus();
+    for (const parameters of corpus) {
+      const response = await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, body: { parameters } });
+      expect(response.status).toBe(200);
+      if (response.body.execution.status !== 'succeeded') {
+        throw new Error(`not verified: ${JSON.stringify(parameters)} → ${JSON.stringify(response.body.execution)}`);
+      }
+    }
+    return { name, corpus };
+  }
+
+  const python = spawnSync('python3', ['--version']).status === 0;
+  (python ? it : it.skip)('Python (standard library only): body signature by re-serialization, and the headers', async () => {
+    const record = join(mkdtempSync(join(tmpdir(), 'agw-receiver-')), 'calls.jsonl');
+    const { child, url } = await startReceiver('python3', ['examples/receiver.py'], { HMAC_KEY: tenant.hmacKey, PORT: '0', RECORD_FILE: record });
+    try {
+      const { name, corpus } = await runAgainst(url);
+      const recorded = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+      expect(recorded).toHaveLength(corpus.length);
+      expect(recorded.every((call) => call.verified === true && call.action_name === name)).toBe(true);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('Node (examples/receiver.mjs): body signature on the raw bytes', async () => {
+    const { child, url } = await startReceiver(process.execPath, ['examples/receiver.mjs'], { HMAC_KEY: tenant.hmacKey, PORT: '0' });
+    try {
+      await runAgainst(url);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('Python refuses a call signed with another key (the check is not vacuous)', async () => {
+    if (!python) return;
+    const { child, url } = await startReceiver('python3', ['examples/receiver.py'], { HMAC_KEY: 'whsec_' + Buffer.alloc(32, 9).toString('base64'), PORT: '0' });
+    try {
+      const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(url, { json_schema: { type: 'object' } }) });
+      expect(created.status).toBe(400);
+      expect(created.body).toEqual({ error: 'action validation failed: webhook endpoint returned status 401' });
+    } finally {
+      child.kill();
+    }
+  });
+});
