@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { InvalidRequestError } from '../common/common.errors';
 import { TenantId } from '../common/tenant-id';
@@ -34,6 +34,7 @@ export class ActionsService {
     private readonly webhooks: WebhookService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly ids: IdGenerator,
   ) {}
 
   async list(tenantId: TenantId): Promise<ActionDto[]> {
@@ -71,7 +72,7 @@ export class ActionsService {
 
     const now = this.clock.now();
     const action = Object.assign(new Action(), {
-      id: randomUUID(),
+      id: this.ids.next(),
       tenantId,
       name: request.name,
       description: request.description,

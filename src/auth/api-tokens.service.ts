@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
@@ -18,13 +18,14 @@ export class ApiTokensService {
     private readonly tokens: ApiTokensRepository,
     private readonly cache: PrincipalCache,
     private readonly clock: Clock,
+    private readonly ids: IdGenerator,
   ) {}
 
   /** Issues a token; its plaintext is in this response and nowhere else, ever. */
   async create(tenantId: TenantId, name: string, expiresAt: Date | null = null): Promise<ApiTokenDto> {
     const { token, hash, prefix } = generateApiToken();
     const entity = Object.assign(new ApiToken(), {
-      id: randomUUID(),
+      id: this.ids.next(),
       tenantId,
       name,
       prefix,

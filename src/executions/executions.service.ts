@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { IdGenerator } from '../common/id-generator';
 import { ActionsService } from '../actions/actions.service';
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
@@ -28,6 +28,7 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
     private readonly executions: ExecutionsRepository,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly ids: IdGenerator,
   ) {}
 
   /**
@@ -41,7 +42,7 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
     const keys = await this.webhooks.signingKeys(tenantId);
     if (!keys) throw new NoActiveHmacKeyError();
 
-    const id = randomUUID();
+    const id = this.ids.next();
     const createdAt = this.clock.now();
     const report = await this.webhooks.deliver(action.webhookUrl, action.name, parameters, id, keys);
     const verdict = judge(report.final);

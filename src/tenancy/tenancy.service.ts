@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
@@ -14,11 +14,12 @@ export class TenancyService {
   constructor(
     private readonly tenants: TenantsRepository,
     private readonly clock: Clock,
+    private readonly ids: IdGenerator,
   ) {}
 
   async create(name: string): Promise<TenantDto> {
     const now = this.clock.now();
-    const tenant = Object.assign(new Tenant(), { id: randomUUID(), name, status: 'active', createdAt: now, updatedAt: now });
+    const tenant = Object.assign(new Tenant(), { id: this.ids.next(), name, status: 'active', createdAt: now, updatedAt: now });
     await this.tenants.insert(tenant);
     return this.map(tenant);
   }

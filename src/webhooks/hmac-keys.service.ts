@@ -1,5 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
@@ -21,11 +22,12 @@ export class HmacKeysService {
     private readonly keys: HmacKeysRepository,
     private readonly cipher: KeyCipher,
     private readonly clock: Clock,
+    private readonly ids: IdGenerator,
   ) {}
 
   /** Generates `whsec_<base64 of 32 random bytes>`: shown in this response only, kept encrypted. */
   async create(tenantId: TenantId): Promise<HmacKeyDto> {
-    const id = randomUUID();
+    const id = this.ids.next();
     const key = `whsec_${randomBytes(32).toString('base64')}`;
     const entity = Object.assign(new HmacKey(), {
       id,

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
+import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
@@ -32,6 +32,7 @@ export class WebhookService {
     private readonly hmacKeys: HmacKeysService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly ids: IdGenerator,
   ) {}
 
   /** The tenant's signing keys, or undefined when it has no active one. */
@@ -68,7 +69,7 @@ export class WebhookService {
    */
   async registrationTest(tenantId: TenantId, actionName: string, webhookUrl: string): Promise<void> {
     const payload: WebhookPayload = { action_name: actionName, parameters: {}, timestamp: this.clock.nowSeconds(), test: true };
-    const outcome = await this.send(tenantId, webhookUrl, payload, randomUUID(), false);
+    const outcome = await this.send(tenantId, webhookUrl, payload, this.ids.next(), false);
     const problem = registrationProblem(outcome);
     if (problem) throw new WebhookValidationError(problem);
   }
