@@ -9,6 +9,7 @@ import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-pars
 import { NestPinoLogger } from './common/nest-pino-logger';
 import { RouteTable } from './common/route-table';
 import { AppConfig } from './config/app-config';
+import { ShutdownState } from './health/shutdown-state';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -51,7 +52,12 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  app.enableShutdownHooks();
+  // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere and the
+  // server's close is not held up by connections that turn idle after it began.
+  const shutdown = app.get(ShutdownState);
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (shutdown.isDraining) reply.header('connection', 'close');
+  });
   await app.init();
   return app;
 }

@@ -9,6 +9,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ExecutionsModule } from './executions/executions.module';
+import { HealthModule } from './health/health.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -29,6 +30,7 @@ export class AppModule {
         ActionsModule,
         ExecutionsModule,
         AdminModule,
+        HealthModule,
       ],
       providers: [{ provide: APP_PIPE, useClass: BodyValidationPipe }],
     };

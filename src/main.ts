@@ -1,8 +1,13 @@
 import 'reflect-metadata';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
 import { announceService, withdrawService } from './cli/running-service';
+import { AppConfig } from './config/app-config';
 import { ConfigError } from './config/config.error';
 import { loadConfig } from './config/load-config';
+import { ShutdownState } from './health/shutdown-state';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -11,8 +16,30 @@ async function main(): Promise<void> {
   if (!config.databaseUrl) {
     // The command line finds the service through this file and goes through its admin API.
     announceService(config.dataDir, (app.getHttpServer().address() as { port: number }).port);
-    process.on('exit', () => withdrawService(config.dataDir));
   }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(app, config, signal));
+}
+
+/**
+ * Graceful stop: readiness turns 503 at once while requests are still served for SHUTDOWN_DELAY_MS (so load
+ * balancers stop sending), then the server stops accepting and in-flight requests (a webhook call may take
+ * 30 s) finish, keep-alive sockets close, and only then do the database and outbound clients close. Exit 0, or
+ * 1 if SHUTDOWN_GRACE_MS runs out first.
+ */
+async function shutdown(app: NestFastifyApplication, config: AppConfig, signal: string): Promise<void> {
+  app.get(ShutdownState).begin();
+  const logger = new Logger('Shutdown');
+  const deadline = setTimeout(() => {
+    logger.error(`shutdown did not finish within ${config.shutdown.graceMs} ms: exiting`);
+    process.exit(1);
+  }, config.shutdown.graceMs);
+  deadline.unref();
+  logger.log(`${signal}: not ready any more; closing in ${config.shutdown.delayMs} ms, then draining`);
+  await sleep(config.shutdown.delayMs);
+  await app.close();
+  logger.log('drained and closed');
+  if (!config.databaseUrl) withdrawService(config.dataDir);
+  process.exit(0);
 }
 
 main().catch((error: unknown) => {

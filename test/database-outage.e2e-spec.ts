@@ -1,4 +1,5 @@
 import { createTenant, gateway, TestTenant } from './support/factories';
+import { call } from './support/http';
 import { testDatabase } from './support/database';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TestApp } from './support/test-app';
@@ -26,6 +27,11 @@ describe('database outage', () => {
     expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
 
     await proxy.cut();
+    expect((await call(testApp.baseUrl, 'GET', '/healthz')).status).toBe(200);
+    const notReady = await call(testApp.baseUrl, 'GET', '/readyz');
+    expect(notReady.status).toBe(503);
+    expect(notReady.body.error).toBe('Service unavailable');
+    expect(notReady.body.details).toContain('database: down');
     for (const request of [
       () => gateway(testApp, 'GET', '/actions', { token: tenant.jwt }),
       () => gateway(testApp, 'POST', '/token/exchange', { body: { api_token: tenant.apiToken } }),
@@ -36,6 +42,7 @@ describe('database outage', () => {
     }
 
     await proxy.restore();
+    expect((await call(testApp.baseUrl, 'GET', '/readyz')).status).toBe(200);
     const recovered = await gateway(testApp, 'GET', '/actions', { token: tenant.jwt });
     expect(recovered.status).toBe(200);
     expect(recovered.body).toEqual({ actions: [] });

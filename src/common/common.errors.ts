@@ -49,7 +49,7 @@ export class RateLimitExceededError extends DomainError {
 
 export class ServiceUnavailableError extends DomainError {
   readonly kind = 'unavailable';
-  constructor() {
-    super('Service unavailable');
+  constructor(details?: string) {
+    super('Service unavailable', details);
   }
 }

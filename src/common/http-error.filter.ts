@@ -49,7 +49,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       this.send(reply, 500, { error: 'Internal server error' }, {});
       return;
     }
-    if (error instanceof ServiceUnavailableError) {
+    if (error instanceof ServiceUnavailableError && error !== exception) {
       this.logger.warn({ reqId: request.id, err: exception }, 'database unavailable');
     }
     const body: ErrorBody = { error: error.message };

@@ -33,6 +33,12 @@ export class AppConfig {
   readonly actionsPerTenant: number;
   readonly executionRetentionDays: number;
   readonly runMigrations: boolean;
+  readonly shutdown: {
+    /** After SIGTERM, how long /readyz answers 503 while the service still serves, so load balancers move away. */
+    readonly delayMs: number;
+    /** The most the whole shutdown may take (drain included) before the process exits anyway. */
+    readonly graceMs: number;
+  };
   readonly trustProxy: boolean;
   readonly logLevel: string;
 

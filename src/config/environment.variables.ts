@@ -80,6 +80,12 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toBool) @IsBoolean()
   RUN_MIGRATIONS?: boolean;
 
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
+  SHUTDOWN_GRACE_MS?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
+  SHUTDOWN_DELAY_MS?: number;
+
   @IsOptional() @Transform(toBool) @IsBoolean()
   TRUST_PROXY?: boolean;
 

@@ -66,6 +66,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     actionsPerTenant: env.ACTIONS_PER_TENANT ?? 100,
     executionRetentionDays: env.EXECUTION_RETENTION_DAYS ?? 30,
     runMigrations: env.RUN_MIGRATIONS ?? !production,
+    shutdown: { delayMs: env.SHUTDOWN_DELAY_MS ?? (production ? 5_000 : 0), graceMs: env.SHUTDOWN_GRACE_MS ?? 55_000 },
     trustProxy: env.TRUST_PROXY ?? false,
     logLevel: env.LOG_LEVEL ?? 'info',
   });
