@@ -2,20 +2,28 @@ import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
 import { EXCHANGE_THROTTLER, TENANT_THROTTLER } from './rate-limit.decorators';
+import { RedisConnection } from './redis-connection';
+import { RedisThrottlerStorage } from './redis-throttler-storage';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
 
+@Module({ providers: [RedisConnection], exports: [RedisConnection] })
+export class RedisModule {}
+
 /**
  * The request budgets: RATE_LIMIT_PER_HOUR per tenant (sliding hour, no extra penalty once over) and
- * TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE per client address on the token exchange. Counters live in memory;
- * the storage is the throttler's, so a shared one can be swapped in without touching the guard.
+ * TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE per client address on the token exchange. Counters live in Redis when
+ * REDIS_URL is set (shared by all replicas), otherwise in this process's memory.
  */
 @Module({
   imports: [
+    RedisModule,
     ThrottlerModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
+      imports: [RedisModule],
+      inject: [AppConfig, RedisConnection],
+      useFactory: (config: AppConfig, redis: RedisConnection) => ({
+        storage: redis.client ? new RedisThrottlerStorage(redis.client) : undefined,
         throttlers: [
           { name: TENANT_THROTTLER, ttl: HOUR_MS, limit: config.rateLimit.perHour, blockDuration: 0 },
           {
@@ -29,6 +37,6 @@ const MINUTE_MS = 60_000;
       }),
     }),
   ],
-  exports: [ThrottlerModule],
+  exports: [ThrottlerModule, RedisModule],
 })
 export class RateLimitModule {}

@@ -1,0 +1,88 @@
+import { connect } from 'node:net';
+import { createTenant, gateway } from './support/factories';
+import { call } from './support/http';
+import { TcpProxy } from './support/tcp-proxy';
+import { startTestApp, TestApp } from './support/test-app';
+
+const REDIS = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+
+/** Whether Redis answers; CI sets REQUIRE_REDIS=1 so that a missing Redis fails the run instead of skipping. */
+async function redisAvailable(): Promise<boolean> {
+  const reachable = await new Promise<boolean>((resolve) => {
+    const socket = connect(Number(REDIS.port || 6379), REDIS.hostname);
+    socket.once('connect', () => resolve(socket.end() && true));
+    socket.once('error', () => resolve(false));
+  });
+  if (!reachable && process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but no Redis at ${REDIS.host}`);
+  return reachable;
+}
+
+/** Two replicas on one database and one Redis share every tenant's budget (contract "Rate limits"). */
+describe('rate limits across replicas (REDIS_URL)', () => {
+  let available = false;
+  let proxy: TcpProxy;
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    available = await redisAvailable();
+    if (!available) return;
+    proxy = new TcpProxy(REDIS.hostname, Number(REDIS.port || 6379));
+    await proxy.start();
+    const env = { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, RATE_LIMIT_PER_HOUR: '6', TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '1000000' };
+    first = await startTestApp({ env });
+    second = await startTestApp({
+      env: {
+        ...env,
+        JWT_SECRET: first.config.jwt.secret,
+        ADMIN_API_KEY: first.config.adminApiKey,
+        ENCRYPTION_KEY: first.config.encryptionKey.toString('base64'),
+      },
+    });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await proxy?.cut();
+  });
+
+  it('counts one tenant\'s requests on both replicas against one budget', async () => {
+    if (!available) return console.warn('no Redis at 127.0.0.1:6379: skipped');
+    const tenant = await createTenant(first);
+    const replicas = [first, second, first, second, first, second];
+    for (const [index, replica] of replicas.entries()) {
+      const response = await gateway(replica, 'GET', '/actions', { token: tenant.jwt });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-ratelimit-remaining')).toBe(String(5 - index));
+      expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(3_500);
+    }
+    for (const replica of [first, second]) {
+      const limited = await gateway(replica, 'GET', '/actions', { token: tenant.jwt });
+      expect(limited.status).toBe(429);
+      expect(limited.body).toEqual({ error: 'Rate limit exceeded' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(3_500);
+    }
+    expect((await call(first.baseUrl, 'GET', '/readyz')).body.info.redis).toEqual({ status: 'up' });
+  });
+
+  it('keeps serving, counting in memory, while Redis is gone, and reports it in readiness', async () => {
+    if (!available) return;
+    const tenant = await createTenant(first);
+    await proxy.cut();
+    for (let i = 0; i < 3; i++) {
+      const response = await gateway(first, 'GET', '/actions', { token: tenant.jwt });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-ratelimit-limit')).toBe('6');
+    }
+    const readiness = await call(first.baseUrl, 'GET', '/readyz');
+    expect(readiness.status).toBe(503);
+    expect(readiness.body.details).toContain('redis: down');
+
+    await proxy.restore();
+    for (let attempt = 0; attempt < 50 && (await call(first.baseUrl, 'GET', '/readyz')).status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await call(first.baseUrl, 'GET', '/readyz')).status).toBe(200);
+    expect((await gateway(second, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
+  });
+});
