@@ -10,6 +10,7 @@ import { NestPinoLogger } from './common/nest-pino-logger';
 import { RouteTable } from './common/route-table';
 import { AppConfig } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
+import { Metrics } from './metrics/metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -54,6 +55,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   });
   // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere and the
   // server's close is not held up by connections that turn idle after it began.
+  app.get(Metrics).observeHttp(fastify);
   const shutdown = app.get(ShutdownState);
   fastify.addHook('onSend', async (_request, reply) => {
     if (shutdown.isDraining) reply.header('connection', 'close');

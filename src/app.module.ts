@@ -10,6 +10,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { ExecutionsModule } from './executions/executions.module';
 import { HealthModule } from './health/health.module';
+import { MetricsEndpointModule } from './metrics/metrics-endpoint.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TenancyModule } from './tenancy/tenancy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -31,6 +32,7 @@ export class AppModule {
         ExecutionsModule,
         AdminModule,
         HealthModule,
+        MetricsEndpointModule,
       ],
       providers: [{ provide: APP_PIPE, useClass: BodyValidationPipe }],
     };

@@ -1,5 +1,14 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerLimitDetail,
+  ThrottlerModuleOptions,
+  ThrottlerStorage,
+} from '@nestjs/throttler';
+import { Metrics } from '../metrics/metrics';
 import { RateLimitExceededError } from '../common/common.errors';
 import { Principal } from '../auth/principal';
 
@@ -9,6 +18,15 @@ import { Principal } from '../auth/principal';
  */
 @Injectable()
 export class GatewayThrottlerGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly metrics: Metrics,
+  ) {
+    super(options, storage, reflector);
+  }
+
   protected override async getTracker(request: { user?: Principal; ip: string }): Promise<string> {
     return request.user ? `tenant:${request.user.tenantId}` : `ip:${request.ip}`;
   }
@@ -18,7 +36,8 @@ export class GatewayThrottlerGuard extends ThrottlerGuard {
   }
 
   /** The 429 carries the budget headers too (the library sets only Retry-After before throwing). */
-  protected override async throwThrottlingException(_context: ExecutionContext, limit: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(context: ExecutionContext, limit: ThrottlerLimitDetail): Promise<void> {
+    this.metrics.rateLimited.inc({ throttler: limit.key.split(':')[0] });
     const error = new RateLimitExceededError(limit.timeToBlockExpire);
     Object.assign(error.headers, {
       'X-RateLimit-Limit': String(limit.limit),

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics';
+import { MetricsModule } from '../metrics/metrics.module';
 import { EXCHANGE_THROTTLER, TENANT_THROTTLER } from './rate-limit.decorators';
 import { RedisConnection } from './redis-connection';
 import { RedisThrottlerStorage } from './redis-throttler-storage';
@@ -19,11 +21,12 @@ export class RedisModule {}
 @Module({
   imports: [
     RedisModule,
+    MetricsModule,
     ThrottlerModule.forRootAsync({
-      imports: [RedisModule],
-      inject: [AppConfig, RedisConnection],
-      useFactory: (config: AppConfig, redis: RedisConnection) => ({
-        storage: redis.client ? new RedisThrottlerStorage(redis.client) : undefined,
+      imports: [RedisModule, MetricsModule],
+      inject: [AppConfig, RedisConnection, Metrics],
+      useFactory: (config: AppConfig, redis: RedisConnection, metrics: Metrics) => ({
+        storage: redis.client ? new RedisThrottlerStorage(redis.client, () => metrics.rateLimitFallbacks.inc()) : undefined,
         throttlers: [
           { name: TENANT_THROTTLER, ttl: HOUR_MS, limit: config.rateLimit.perHour, blockDuration: 0 },
           {
@@ -37,6 +40,6 @@ export class RedisModule {}
       }),
     }),
   ],
-  exports: [ThrottlerModule, RedisModule],
+  exports: [ThrottlerModule, RedisModule, MetricsModule],
 })
 export class RateLimitModule {}

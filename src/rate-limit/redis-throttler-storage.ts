@@ -39,10 +39,10 @@ return { count, tonumber(oldest[2]) or now, blocked }
 export class RedisThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');
   private lastWarning = 0;
-  fallbacks = 0;
 
   constructor(
     private readonly redis: Redis,
+    private readonly onFallback: () => void = () => undefined,
     private readonly fallback: ThrottlerStorageService = new ThrottlerStorageService(),
     private readonly now: () => number = Date.now,
   ) {}
@@ -53,7 +53,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     try {
       answer = (await this.redis.eval(SLIDING_LOG, 1, `agw:rate:${key}`, now, ttl, limit, `${now}-${randomUUID()}`)) as [number, number, number];
     } catch (error) {
-      this.fallbacks += 1;
+      this.onFallback();
       if (now - this.lastWarning > 30_000) {
         this.lastWarning = now;
         this.logger.warn(`rate-limit counters unavailable in Redis (${(error as Error).message}): counting in memory`);

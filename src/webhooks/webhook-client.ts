@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent, request } from 'undici';
 import { AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics';
 import { DeliveryOutcome } from './delivery-outcome';
 import { DestinationGuard, RefusedDestinationError } from './destination-guard';
 
@@ -19,6 +20,7 @@ export class WebhookClient implements OnApplicationShutdown {
   constructor(
     config: AppConfig,
     private readonly guard: DestinationGuard,
+    private readonly metrics: Metrics,
   ) {
     this.timeoutMs = config.webhook.timeoutMs;
     this.agent = new Agent({
@@ -34,6 +36,13 @@ export class WebhookClient implements OnApplicationShutdown {
    * reading the answer. With `readBody`, the answer is read up to 1 MB; otherwise only its status is waited for.
    */
   async post(url: string, body: string, headers: Record<string, string>, readBody: boolean, timeoutMs = this.timeoutMs): Promise<DeliveryOutcome> {
+    const outcome = await this.send(url, body, headers, readBody, timeoutMs);
+    const result = outcome.kind === 'answered' || outcome.kind === 'body_too_large' ? `status_${Math.floor(outcome.status / 100)}xx` : outcome.kind;
+    this.metrics.webhookDuration.observe({ kind: readBody ? 'execution' : 'registration_test', outcome: result }, outcome.durationMs / 1000);
+    return outcome;
+  }
+
+  private async send(url: string, body: string, headers: Record<string, string>, readBody: boolean, timeoutMs: number): Promise<DeliveryOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const signal = AbortSignal.timeout(Math.max(1, Math.floor(timeoutMs)));

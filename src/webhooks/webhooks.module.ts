@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MetricsModule } from '../metrics/metrics.module';
 import { DestinationGuard } from './destination-guard';
 import { DnsResolver, SystemDnsResolver } from './dns-resolver';
 import { HmacKeysRepository } from './hmac-keys.repository';
@@ -8,6 +9,7 @@ import { WebhookClient } from './webhook-client';
 import { WebhookService } from './webhook.service';
 
 @Module({
+  imports: [MetricsModule],
   providers: [
     { provide: DnsResolver, useClass: SystemDnsResolver },
     DestinationGuard,

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The service's Prometheus metrics, in a registry of its own (so two applications in one process, as in the
+ * tests or an admin backend, do not mix their numbers).
+ */
+@Injectable()
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by route pattern, method and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly webhookDuration = new Histogram({
+    name: 'webhook_delivery_duration_seconds',
+    help: 'Outbound webhook calls (each attempt) by kind and outcome',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly rateLimited = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused with 429, by budget',
+    labelNames: ['throttler'] as const,
+    registers: [this.registry],
+  });
+
+  readonly rateLimitFallbacks = new Counter({
+    name: 'rate_limit_redis_fallbacks_total',
+    help: 'Requests counted in memory because Redis could not be reached',
+    registers: [this.registry],
+  });
+
+  readonly databasePool = new Gauge({
+    name: 'database_pool_connections',
+    help: 'Database pool connections by state (total, idle, waiting requests)',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Times every request by its route pattern (never the raw URL, which would make one series per action). */
+  observeHttp(fastify: FastifyInstance): void {
+    fastify.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      this.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    });
+  }
+}
