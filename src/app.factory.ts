@@ -3,23 +3,17 @@ import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import pino, { Logger } from 'pino';
+import { Logger as NestJsPinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-parser';
-import { NestPinoLogger } from './common/nest-pino-logger';
 import { RouteTable } from './common/route-table';
+import { createLogger } from './common/logging';
 import { AppConfig } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
 import { Metrics } from './metrics/metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-export function createLogger(config: AppConfig): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: ['req.headers.authorization', 'api_token', 'token', 'key', '*.token', '*.key'], censor: '[redacted]' },
-  });
-}
 
 /** The Fastify adapter with the contract's limits: 1 MB bodies, request ids echoed or made. */
 export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter {
@@ -47,6 +41,7 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
 
 /** Everything the HTTP layer needs besides the modules; shared by `main.ts` and the e2e tests. */
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
+  app.useLogger(app.get(NestJsPinoLogger));
   const fastify = app.getHttpAdapter().getInstance();
   app.get(RouteTable).attach(fastify);
   registerRawBodyReader(fastify);
@@ -67,7 +62,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const logger = createLogger(config);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), createAdapter(config, logger), {
-    logger: new NestPinoLogger(logger),
+    bufferLogs: true,
     abortOnError: false,
     bodyParser: false, // ours: registerRawBodyReader
   });

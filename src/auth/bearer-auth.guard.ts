@@ -25,6 +25,10 @@ export class BearerAuthGuard implements CanActivate {
         if (error && !(error instanceof DomainError)) return reject(error);
         if (error || !user) return reject(new InvalidTokenError());
         request.user = user;
+        // Every later log line of this request, "request completed" included, names the tenant.
+        const log = request.log.child({ tenantId: user.tenantId });
+        request.log = log;
+        http.getResponse<FastifyReply>().log = log;
         resolve(true);
       });
       authenticate(request, http.getResponse<FastifyReply>(), (error: unknown) => reject(error ?? new InvalidTokenError()));

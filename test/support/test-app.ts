@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createAdapter, configureApp, createLogger } from '../../src/app.factory';
+import { createAdapter, configureApp } from '../../src/app.factory';
+import { createLogger } from '../../src/common/logging';
 import { AppModule } from '../../src/app.module';
-import { NestPinoLogger } from '../../src/common/nest-pino-logger';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { testDatabase } from './database';
@@ -46,7 +46,7 @@ export async function startTestApp(
   const moduleRef = await (options.override ? options.override(builder) : builder).compile();
   const logger = createLogger(config);
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createAdapter(config, logger), {
-    logger: new NestPinoLogger(logger),
+    bufferLogs: true,
     bodyParser: false,
   });
   await configureApp(app);
