@@ -13,7 +13,7 @@ describe('logs', () => {
     const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
     const service = ServiceProcess.start(env);
     const secrets: string[] = [];
-    let tenantId = '';
+    let tenantId: string | undefined;
     try {
       const url = await service.ready(dataDir);
       const created = JSON.parse(runCli(['bootstrap', '--tenant', 'logged'], env).stdout);
