@@ -12,6 +12,7 @@ import { createLogger } from './common/logging';
 import { AppConfig } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
 import { Metrics } from './metrics/metrics';
+import { serveOpenApi } from './openapi/document';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -51,6 +52,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere and the
   // server's close is not held up by connections that turn idle after it began.
   app.get(Metrics).observeHttp(fastify);
+  serveOpenApi(app);
   const shutdown = app.get(ShutdownState);
   fastify.addHook('onSend', async (_request, reply) => {
     if (shutdown.isDraining) reply.header('connection', 'close');

@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-principal.decorator';
+import { ApiErrors } from '../common/api-errors.decorator';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { TenantAuthenticated } from '../rate-limit/rate-limit.decorators';
@@ -8,28 +10,42 @@ import { ActionListResponse, ActionResponse } from './dto/action.response';
 import { CreateActionRequest } from './dto/create-action.request';
 import { UpdateActionRequest } from './dto/update-action.request';
 
+@ApiTags('actions')
+@ApiBearerAuth()
+@ApiErrors(401, 429)
 @Controller(`${GATEWAY_PREFIX}/actions`)
 @TenantAuthenticated()
 export class ActionsController {
   constructor(private readonly actions: ActionsService) {}
 
   @Get()
+  @ApiOperation({ summary: 'List the tenant\'s actions, ordered by name' })
+  @ApiOkResponse({ type: ActionListResponse })
   async list(@CurrentTenant() tenantId: TenantId): Promise<ActionListResponse> {
     return { actions: await this.actions.list(tenantId) };
   }
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Register an action; its webhook gets a signed test POST first (any 2xx passes)' })
+  @ApiCreatedResponse({ type: ActionResponse })
+  @ApiErrors(400, 403, 409, 413)
   async create(@CurrentTenant() tenantId: TenantId, @Body() body: CreateActionRequest): Promise<ActionResponse> {
     return { action: await this.actions.create(tenantId, body) };
   }
 
   @Get(':action_name')
+  @ApiOperation({ summary: 'Read one action' })
+  @ApiOkResponse({ type: ActionResponse })
+  @ApiErrors(404)
   async get(@CurrentTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<ActionResponse> {
     return { action: await this.actions.get(tenantId, name) };
   }
 
   @Put(':action_name')
+  @ApiOperation({ summary: 'Change description, webhook_url and/or json_schema (a new webhook_url is tested first)' })
+  @ApiOkResponse({ type: ActionResponse })
+  @ApiErrors(400, 404, 413)
   async update(
     @CurrentTenant() tenantId: TenantId,
     @Param('action_name') name: string,
@@ -40,6 +56,9 @@ export class ActionsController {
 
   @Delete(':action_name')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Delete an action (and its execution log)' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(404)
   async delete(@CurrentTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<void> {
     await this.actions.delete(tenantId, name);
   }

@@ -1,12 +1,37 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiTokenDto } from '../auth/api-token.dto';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/api-errors.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { HmacKeyDto } from '../webhooks/hmac-key.dto';
 import { AdminKeyGuard } from './admin-key.guard';
 import { AdminService } from './admin.service';
 import { CreateApiTokenRequest } from './dto/create-api-token.request';
 
+class ApiTokenResponse {
+  @ApiProperty({ type: ApiTokenDto })
+  api_token: ApiTokenDto;
+}
+
+class ApiTokenListResponse {
+  @ApiProperty({ type: [ApiTokenDto] })
+  api_tokens: ApiTokenDto[];
+}
+
+class HmacKeyResponse {
+  @ApiProperty({ type: HmacKeyDto })
+  hmac_key: HmacKeyDto;
+}
+
+class HmacKeyListResponse {
+  @ApiProperty({ type: [HmacKeyDto] })
+  hmac_keys: HmacKeyDto[];
+}
+
 /** A tenant's credentials: API tokens (for the token exchange) and HMAC keys (for webhook signatures). */
+@ApiTags('admin')
+@ApiBearerAuth('admin')
+@ApiErrors(401, 404)
 @Controller(`${ADMIN_PREFIX}/tenants/:tenant_id`)
 @UseGuards(AdminKeyGuard)
 export class CredentialsAdminController {
@@ -14,34 +39,47 @@ export class CredentialsAdminController {
 
   @Post('api-tokens')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Issue an API token (its value is in this response only)' })
+  @ApiCreatedResponse({ type: ApiTokenResponse })
+  @ApiErrors(400)
   async createApiToken(@Param('tenant_id') tenantId: string, @Body() body: CreateApiTokenRequest): Promise<{ api_token: ApiTokenDto }> {
     return { api_token: await this.admin.createApiToken(tenantId, body.name, body.expires_at) };
   }
 
   @Get('api-tokens')
+  @ApiOperation({ summary: 'List API tokens (without their values)' })
+  @ApiOkResponse({ type: ApiTokenListResponse })
   async listApiTokens(@Param('tenant_id') tenantId: string): Promise<{ api_tokens: ApiTokenDto[] }> {
     return { api_tokens: await this.admin.listApiTokens(tenantId) };
   }
 
   @Delete('api-tokens/:token_id')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Revoke an API token: its bearer tokens stop working within 60 s' })
+  @ApiNoContentResponse({ description: 'Revoked' })
   async revokeApiToken(@Param('tenant_id') tenantId: string, @Param('token_id') tokenId: string): Promise<void> {
     await this.admin.revokeApiToken(tenantId, tokenId);
   }
 
   @Post('hmac-keys')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create an HMAC key (shown in this response only); it becomes the primary key' })
+  @ApiCreatedResponse({ type: HmacKeyResponse })
   async createHmacKey(@Param('tenant_id') tenantId: string): Promise<{ hmac_key: HmacKeyDto }> {
     return { hmac_key: await this.admin.createHmacKey(tenantId) };
   }
 
   @Get('hmac-keys')
+  @ApiOperation({ summary: 'List HMAC keys (without their values)' })
+  @ApiOkResponse({ type: HmacKeyListResponse })
   async listHmacKeys(@Param('tenant_id') tenantId: string): Promise<{ hmac_keys: HmacKeyDto[] }> {
     return { hmac_keys: await this.admin.listHmacKeys(tenantId) };
   }
 
   @Delete('hmac-keys/:key_id')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Revoke an HMAC key: it signs nothing from now on' })
+  @ApiNoContentResponse({ description: 'Revoked' })
   async revokeHmacKey(@Param('tenant_id') tenantId: string, @Param('key_id') keyId: string): Promise<void> {
     await this.admin.revokeHmacKey(tenantId, keyId);
   }

@@ -1,4 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/api-errors.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { TenantDto } from '../tenancy/tenant.dto';
 import { AdminKeyGuard } from './admin-key.guard';
@@ -6,6 +8,19 @@ import { AdminService } from './admin.service';
 import { CreateTenantRequest } from './dto/create-tenant.request';
 import { UpdateTenantRequest } from './dto/update-tenant.request';
 
+class TenantResponse {
+  @ApiProperty({ type: TenantDto })
+  tenant: TenantDto;
+}
+
+class TenantListResponse {
+  @ApiProperty({ type: [TenantDto] })
+  tenants: TenantDto[];
+}
+
+@ApiTags('admin')
+@ApiBearerAuth('admin')
+@ApiErrors(401)
 @Controller(`${ADMIN_PREFIX}/tenants`)
 @UseGuards(AdminKeyGuard)
 export class TenantsAdminController {
@@ -13,21 +28,32 @@ export class TenantsAdminController {
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a tenant' })
+  @ApiCreatedResponse({ type: TenantResponse })
+  @ApiErrors(400)
   async create(@Body() body: CreateTenantRequest): Promise<{ tenant: TenantDto }> {
     return { tenant: await this.admin.createTenant(body.name) };
   }
 
   @Get()
+  @ApiOperation({ summary: 'List tenants' })
+  @ApiOkResponse({ type: TenantListResponse })
   async list(): Promise<{ tenants: TenantDto[] }> {
     return { tenants: await this.admin.listTenants() };
   }
 
   @Get(':tenant_id')
+  @ApiOperation({ summary: 'Read a tenant' })
+  @ApiOkResponse({ type: TenantResponse })
+  @ApiErrors(404)
   async get(@Param('tenant_id') id: string): Promise<{ tenant: TenantDto }> {
     return { tenant: await this.admin.getTenant(id) };
   }
 
   @Patch(':tenant_id')
+  @ApiOperation({ summary: 'Rename, disable or enable a tenant' })
+  @ApiOkResponse({ type: TenantResponse })
+  @ApiErrors(400, 404)
   async update(@Param('tenant_id') id: string, @Body() body: UpdateTenantRequest): Promise<{ tenant: TenantDto }> {
     return { tenant: await this.admin.updateTenant(id, body) };
   }

@@ -1,10 +1,14 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/api-errors.decorator';
+import { ErrorBody } from '../common/error-body';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { ExchangeRateLimited } from '../rate-limit/rate-limit.decorators';
 import { TokenExchangeRequest } from './dto/token-exchange.request';
 import { TokenExchangeResponse } from './dto/token-exchange.response';
 import { TokenExchangeService } from './token-exchange.service';
 
+@ApiTags('auth')
 @Controller(`${GATEWAY_PREFIX}/token`)
 export class TokenExchangeController {
   constructor(private readonly tokenExchange: TokenExchangeService) {}
@@ -12,6 +16,10 @@ export class TokenExchangeController {
   @Post('exchange')
   @HttpCode(200)
   @ExchangeRateLimited()
+  @ApiOperation({ summary: 'Exchange an API token for a 24-hour bearer token' })
+  @ApiOkResponse({ type: TokenExchangeResponse })
+  @ApiErrors(400, 429)
+  @ApiResponse({ status: 401, type: ErrorBody, description: 'Unknown, revoked or expired API token, or disabled tenant', example: { error: 'Invalid API token' } })
   exchange(@Body() body: TokenExchangeRequest): Promise<TokenExchangeResponse> {
     return this.tokenExchange.exchange(body.api_token);
   }

@@ -1,5 +1,10 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
 /** The JSON body of every error response (spec 2.6). */
-export interface ErrorBody {
+export class ErrorBody {
+  @ApiProperty({ example: 'Invalid request' })
   error: string;
+
+  @ApiPropertyOptional({ example: 'name: must match ^[a-z0-9_]+$ (lowercase letters, digits and underscores)' })
   details?: string;
 }

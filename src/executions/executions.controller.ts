@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-principal.decorator';
+import { ApiErrors } from '../common/api-errors.decorator';
 import { InvalidRequestError } from '../common/common.errors';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
@@ -11,6 +13,9 @@ import { ExecutionsService } from './executions.service';
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
 
+@ApiTags('executions')
+@ApiBearerAuth()
+@ApiErrors(401, 404, 429)
 @Controller(`${GATEWAY_PREFIX}/actions/:action_name`)
 @TenantAuthenticated()
 export class ExecutionsController {
@@ -18,6 +23,11 @@ export class ExecutionsController {
 
   @Post('execute')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Run the action as the platform does: parameters checked, signed POST sent (with retries), outcome stored',
+  })
+  @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
+  @ApiErrors(400, 409)
   async execute(
     @CurrentTenant() tenantId: TenantId,
     @Param('action_name') name: string,
@@ -27,6 +37,10 @@ export class ExecutionsController {
   }
 
   @Get('executions')
+  @ApiOperation({ summary: 'The latest executions, newest first' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiOkResponse({ type: ExecutionListResponse })
+  @ApiErrors(400)
   async list(@CurrentTenant() tenantId: TenantId, @Param('action_name') name: string, @Query('limit') limit?: string): Promise<ExecutionListResponse> {
     return { executions: await this.executions.list(tenantId, name, parseLimit(limit)) };
   }

@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, HttpException } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckResult, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { RedisConnection } from '../rate-limit/redis-connection';
 import { ServiceUnavailableError } from '../common/common.errors';
@@ -6,6 +7,7 @@ import { MigrationsHealthIndicator } from './migrations.health';
 import { ShutdownState } from './shutdown-state';
 
 /** Probes for Kubernetes, outside the versioned prefix and outside the rate limit. */
+@ApiExcludeController()
 @Controller()
 export class HealthController {
   constructor(

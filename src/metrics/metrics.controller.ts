@@ -1,4 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Metrics } from './metrics';
@@ -10,6 +11,7 @@ interface PgPool {
 }
 
 /** Prometheus text at /metrics, outside the versioned prefix and the rate limit (keep it off the public ingress). */
+@ApiExcludeController()
 @Controller()
 export class MetricsController {
   constructor(

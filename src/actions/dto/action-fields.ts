@@ -1,4 +1,5 @@
 import { IsDefined, IsObject, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import { Checks } from '../../common/checks';
 import { CodePointLength, IsStorableText } from '../../common/text.validators';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../webhooks/webhook-url';
@@ -11,6 +12,7 @@ const presence = (required: boolean) =>
 
 export const ActionNameField = () =>
   Checks(
+    ApiProperty({ example: 'get_weather', pattern: '^[a-z0-9_]+$', minLength: 1, maxLength: ACTION_NAME_MAX_LENGTH }),
     presence(true),
     IsString({ message: 'must be a string' }),
     Length(1, ACTION_NAME_MAX_LENGTH, { message: `must be 1 to ${ACTION_NAME_MAX_LENGTH} characters` }),
@@ -19,6 +21,7 @@ export const ActionNameField = () =>
 
 export const DescriptionField = (required: boolean) =>
   Checks(
+    ApiProperty({ required, example: 'Current weather for a city', minLength: 1, maxLength: 500 }),
     presence(required),
     IsString({ message: 'must be a string' }),
     CodePointLength(1, 500),
@@ -27,6 +30,13 @@ export const DescriptionField = (required: boolean) =>
 
 export const WebhookUrlField = (required: boolean) =>
   Checks(
+    ApiProperty({
+      required,
+      format: 'uri',
+      maxLength: MAX_WEBHOOK_URL_LENGTH,
+      example: 'https://hooks.example.com/weather',
+      description: 'Absolute http(s) URL; https only and no private destinations in production. Gets a signed test POST.',
+    }),
     presence(required),
     IsString({ message: 'must be a string' }),
     MaxLength(MAX_WEBHOOK_URL_LENGTH, { message: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` }),
@@ -34,4 +44,14 @@ export const WebhookUrlField = (required: boolean) =>
   );
 
 export const JsonSchemaField = (required: boolean) =>
-  Checks(presence(required), IsObject({ message: 'must be a JSON object' }));
+  Checks(
+    ApiProperty({
+      required,
+      type: Object,
+      additionalProperties: true,
+      description: 'A JSON Schema (draft 2020-12, or draft-07 by $schema) whose type, if given, is "object"',
+      example: { type: Object, properties: { city: { type: 'string' } }, required: ['city'] },
+    }),
+    presence(required),
+    IsObject({ message: 'must be a JSON object' }),
+  );

@@ -1,19 +1,38 @@
+import { ApiProperty } from '@nestjs/swagger';
+
 /** The Action of spec 2.1, exactly these fields. */
-export interface ActionDto {
+export class ActionDto {
+  @ApiProperty({ format: 'uuid' })
   id: string;
+
+  @ApiProperty({ format: 'uuid' })
   tenant_id: string;
+
+  @ApiProperty({ example: 'get_weather', pattern: '^[a-z0-9_]+$', minLength: 1, maxLength: 100 })
   name: string;
+
+  @ApiProperty({ example: 'Current weather for a city', minLength: 1, maxLength: 500 })
   description: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } })
   json_schema: Record<string, unknown>;
+
+  @ApiProperty({ format: 'uri', example: 'https://hooks.example.com/weather' })
   webhook_url: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T01:02:03.456Z' })
   created_at: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T01:02:03.456Z' })
   updated_at: string;
 }
 
-export interface ActionResponse {
+export class ActionResponse {
+  @ApiProperty({ type: ActionDto })
   action: ActionDto;
 }
 
-export interface ActionListResponse {
+export class ActionListResponse {
+  @ApiProperty({ type: [ActionDto], description: 'Every action of the tenant, ordered by name' })
   actions: ActionDto[];
 }

@@ -1,9 +1,11 @@
 import { IsDefined, IsRFC3339, IsString, ValidateIf } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import { Checks } from '../../common/checks';
 import { CodePointLength, IsStorableText } from '../../common/text.validators';
 
 export class CreateApiTokenRequest {
   @Checks(
+    ApiProperty({ example: 'deploy bot', minLength: 1, maxLength: 200 }),
     IsDefined({ message: 'is required' }),
     IsString({ message: 'must be a string' }),
     CodePointLength(1, 200),
@@ -12,6 +14,7 @@ export class CreateApiTokenRequest {
   name: string;
 
   @Checks(
+    ApiProperty({ required: false, type: 'string', format: 'date-time', nullable: true, example: '2027-01-31T00:00:00Z' }),
     ValidateIf((_, value) => value !== undefined && value !== null),
     IsRFC3339({ message: 'must be an ISO 8601 date-time' }),
   )

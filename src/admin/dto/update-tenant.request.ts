@@ -1,4 +1,5 @@
 import { IsIn, IsString, ValidateIf } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import { Checks } from '../../common/checks';
 import { CodePointLength, IsStorableText } from '../../common/text.validators';
 import { TenantStatus } from '../../tenancy/tenant.entity';
@@ -7,6 +8,7 @@ const whenPresent = () => ValidateIf((_, value) => value !== undefined);
 
 export class UpdateTenantRequest {
   @Checks(
+    ApiProperty({ required: false, example: 'Acme Ltd', minLength: 1, maxLength: 200 }),
     whenPresent(),
     IsString({ message: 'must be a string' }),
     CodePointLength(1, 200),
@@ -14,6 +16,6 @@ export class UpdateTenantRequest {
   )
   name?: string;
 
-  @Checks(whenPresent(), IsIn(['active', 'disabled'], { message: 'must be "active" or "disabled"' }))
+  @Checks(ApiProperty({ required: false, enum: ['active', 'disabled'] }), whenPresent(), IsIn(['active', 'disabled'], { message: 'must be "active" or "disabled"' }))
   status?: TenantStatus;
 }

@@ -1,8 +1,11 @@
 import { IsObject, ValidateIf } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import { Checks } from '../../common/checks';
 
 /** POST /actions/{name}/execute: `parameters` defaults to {}. */
 export class ExecuteActionRequest {
-  @Checks(ValidateIf((_, value) => value !== undefined), IsObject({ message: 'must be a JSON object' }))
+  @Checks(
+    ApiProperty({ required: false, type: Object, additionalProperties: true, example: { city: 'Oslo' }, description: 'Checked against the action\'s json_schema; default {}' }),
+    ValidateIf((_, value) => value !== undefined), IsObject({ message: 'must be a JSON object' }))
   parameters?: Record<string, unknown>;
 }

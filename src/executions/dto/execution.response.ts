@@ -1,22 +1,42 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { ExecutionStatus } from '../execution.entity';
 
 /** An execution as the API shows it (contract "Executions"). */
-export interface ExecutionDto {
+export class ExecutionDto {
+  @ApiProperty({ format: 'uuid', description: 'Also the webhook-id header of every attempt' })
   id: string;
+
+  @ApiProperty({ example: 'get_weather' })
   action_name: string;
+
+  @ApiProperty({ enum: ['succeeded', 'failed'] })
   status: ExecutionStatus;
+
+  @ApiProperty({ type: 'integer', nullable: true, example: 200 })
   http_status: number | null;
+
+  @ApiProperty({ type: 'string', nullable: true, example: 'Sunny, 21 °C' })
   result: string | null;
+
+  @ApiProperty({ example: '', description: 'Empty on success; the receiver\'s error text or why the call failed' })
   error: string;
+
+  @ApiProperty({ type: 'integer', example: 42 })
   duration_ms: number;
+
+  @ApiProperty({ type: 'integer', example: 1 })
   attempts: number;
+
+  @ApiProperty({ format: 'date-time' })
   created_at: string;
 }
 
-export interface ExecutionResponse {
+export class ExecutionResponse {
+  @ApiProperty({ type: ExecutionDto })
   execution: ExecutionDto;
 }
 
-export interface ExecutionListResponse {
+export class ExecutionListResponse {
+  @ApiProperty({ type: [ExecutionDto], description: 'Newest first' })
   executions: ExecutionDto[];
 }
