@@ -278,6 +278,18 @@ describe('executions (contract "Executions")', () => {
     expect(left).toEqual([kept]);
   });
 
+  it('skips a stored key that no longer decrypts and signs with the readable one', async () => {
+    const name = await actionAnswering(json(200, { result: 'ok', error: '' }));
+    await testApp.app.get(DataSource).query(
+      `INSERT INTO hmac_keys (id, tenant_id, key_ciphertext, created_at) VALUES (gen_random_uuid(), $1, 'v1.AAAA.AAAA.AAAA', now() + interval '1 second')`,
+      [tenant.tenantId],
+    );
+    const mark = receiver.calls.length;
+    expect((await execute(name)).body.execution.status).toBe('succeeded');
+    const [call] = callsAfter(mark);
+    expect(JSON.parse(call.body).signature).toBe(createHmac('sha256', tenant.hmacKey).update(signedPart(call.body)).digest('hex'));
+  });
+
   it('signs with the newest key while several are active; every active key verifies the headers', async () => {
     const newer = (await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/hmac-keys`)).body.hmac_key;
     const name = await actionAnswering(json(200, { result: 'ok', error: '' }));

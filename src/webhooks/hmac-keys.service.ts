@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
@@ -18,6 +18,8 @@ export interface SigningKeys {
 
 @Injectable()
 export class HmacKeysService {
+  private readonly logger = new Logger('HmacKeys');
+
   constructor(
     private readonly keys: HmacKeysRepository,
     private readonly cipher: KeyCipher,
@@ -53,12 +55,20 @@ export class HmacKeysService {
     await this.keys.revoke(tenantId, id, this.clock.now());
   }
 
-  /** The tenant's active keys in plaintext, or undefined when it has none. */
+  /**
+   * The tenant's active keys in plaintext, newest first, or undefined when it has none it can read. A key that
+   * no longer decrypts (stored under a previous ENCRYPTION_KEY) is skipped and reported, not fatal.
+   */
   async signingKeys(tenantId: TenantId): Promise<SigningKeys | undefined> {
-    const active = await this.keys.listActive(tenantId);
-    if (active.length === 0) return undefined;
-    const all = active.map((key) => this.cipher.decrypt(key.keyCiphertext, key.id));
-    return { primary: all[0], all };
+    const all: string[] = [];
+    for (const key of await this.keys.listActive(tenantId)) {
+      try {
+        all.push(this.cipher.decrypt(key.keyCiphertext, key.id));
+      } catch {
+        this.logger.error(`HMAC key ${key.id} of tenant ${tenantId} cannot be decrypted (ENCRYPTION_KEY changed?): skipped`);
+      }
+    }
+    return all.length > 0 ? { primary: all[0], all } : undefined;
   }
 
   private map(key: HmacKey, primaryId: string | undefined): HmacKeyDto {
