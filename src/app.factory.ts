@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -28,6 +29,16 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
     genReqId: (request: IncomingMessage) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    // Requests Node's HTTP parser cannot read (raw non-ASCII bytes in the path, oversized headers) never reach
+    // Fastify's routing: answer them in the contract's shape too, on the raw socket.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => {
+      if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+      const body = JSON.stringify({ error: 'Invalid request', details: 'request: malformed HTTP request' });
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+      );
     },
     // Errors Fastify raises before routing (a malformed percent-encoding in the path) never reach Nest's filter.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

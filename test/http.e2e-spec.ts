@@ -187,6 +187,13 @@ describe('order and shape of failures', () => {
     expect(response.body).toEqual({ error: 'Payload too large' });
   });
 
+  it('refuses a body that is not valid UTF-8 instead of storing replacement characters', async () => {
+    const raw = Buffer.concat([Buffer.from('{"name":"x","description":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'Invalid request', details: 'body: not valid UTF-8' });
+  });
+
   it('refuses numbers too large for a double instead of turning them into Infinity', async () => {
     const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw: '{"name":"x","json_schema":{"maximum":1e400}}' });
     expect(response.status).toBe(400);

@@ -15,7 +15,7 @@ export class AdminKeyGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '';
-    const match = /^Bearer (.+)$/.exec(header);
+    const match = /^Bearer (\S+)$/i.exec(header);
     if (!match || !timingSafeEqual(digest(match[1]), this.expected)) throw new InvalidTokenError();
     return true;
   }

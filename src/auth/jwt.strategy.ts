@@ -1,12 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { ExtractJwt, Strategy } from 'passport-jwt';
+import { Strategy } from 'passport-jwt';
 import { InvalidTokenError } from '../common/common.errors';
 import { asTenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
 import { ApiTokensService } from './api-tokens.service';
 import { jwtSecretKey } from './jwt-secret';
 import { BearerClaims, Principal } from './principal';
+
+/**
+ * The token of `Authorization: Bearer <token>`, the whole header or nothing: passport-jwt's own extractor reads
+ * up to the first space and ignores whatever follows.
+ */
+export function bearerToken(request: { headers: Record<string, string | string[] | undefined> }): string | null {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header) : null;
+  return match ? match[1] : null;
+}
 
 /** Verifies bearer tokens: pinned algorithm, issuer and audience, then the API token behind it still stands. */
 @Injectable()
@@ -16,7 +26,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     private readonly apiTokens: ApiTokensService,
   ) {
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      jwtFromRequest: bearerToken,
       secretOrKey: jwtSecretKey(config) as unknown as string,
       algorithms: [config.jwt.algorithm],
       issuer: config.jwt.issuer,

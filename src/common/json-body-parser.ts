@@ -3,6 +3,7 @@ import secureJson from 'secure-json-parse';
 import { InvalidRequestError } from './common.errors';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
  * A request body as read off the wire, not yet parsed. Parsing waits for the body pipe, which runs after the
@@ -11,19 +12,26 @@ export const BODY_LIMIT_BYTES = 1_048_576;
 export class RawBody {
   constructor(
     readonly contentType: string | undefined,
-    readonly text: string,
+    readonly bytes: Buffer,
   ) {}
 
   /** JSON is the only body the service reads; an empty body is no body (clients send Content-Type on DELETE too). */
   parse(): unknown {
-    if (this.text.trim() === '') return undefined;
+    let text: string;
+    try {
+      // Invalid UTF-8 is refused rather than silently turned into U+FFFD and stored that way.
+      text = UTF8.decode(this.bytes);
+    } catch {
+      throw new InvalidRequestError('body: not valid UTF-8');
+    }
+    if (text.trim() === '') return undefined;
     if (!/^application\/json\s*(;|$)/i.test(this.contentType ?? '')) {
       throw new InvalidRequestError('body: Content-Type must be application/json');
     }
     try {
       // `__proto__` and `constructor.prototype` keys are refused, not silently dropped; numbers too large for a
       // double would become Infinity, which JSON cannot carry on to a webhook.
-      return secureJson.parse(this.text, rejectInfinity, { protoAction: 'error', constructorAction: 'error' });
+      return secureJson.parse(text, rejectInfinity, { protoAction: 'error', constructorAction: 'error' });
     } catch (error) {
       throw new InvalidRequestError(`body: malformed JSON (${(error as Error).message})`);
     }
@@ -35,14 +43,14 @@ function rejectInfinity(_key: string, value: unknown): unknown {
   return value;
 }
 
-/** Reads every body (up to 1 MB, else 413) as text, whatever its type; `RawBody.parse` decides later. */
+/** Reads every body (up to 1 MB, else 413) as bytes, whatever its type; `RawBody.parse` decides later. */
 export function registerRawBodyReader(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     '*',
-    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES },
     (request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
-      done(null, new RawBody(request.headers['content-type'], typeof body === 'string' ? body : body.toString('utf8')));
+      done(null, new RawBody(request.headers['content-type'], typeof body === 'string' ? Buffer.from(body) : body));
     },
   );
 }

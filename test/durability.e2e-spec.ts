@@ -1,0 +1,88 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call } from './support/http';
+import { runCli, ServiceProcess } from './support/process';
+import { Receiver } from './support/receiver';
+
+/**
+ * The built service on the embedded database, killed with SIGKILL (no shutdown hook runs, the lock file still
+ * names the dead process): started again on the same DATA_DIR, it takes the lock over and every acknowledged
+ * write is still there.
+ */
+describe('durability of the embedded database across SIGKILL', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agw-durability-'));
+  const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_HOUR: '1000000' };
+  let receiver: Receiver;
+  const services: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    receiver = await Receiver.start();
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.stop()));
+    await receiver.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const start = () => {
+    const service = ServiceProcess.start(env);
+    services.push(service);
+    return service;
+  };
+
+  it('keeps all 100 acknowledged actions after SIGKILL and a restart on the same DATA_DIR', async () => {
+    const first = start();
+    let url = await first.ready(dataDir);
+
+    const bootstrap = runCli(['bootstrap', '--tenant', 'durable'], env);
+    expect(bootstrap.status).toBe(0);
+    const apiToken = JSON.parse(bootstrap.stdout).api_token.token as string;
+    const exchanged = await call(url, 'POST', '/api/v1/gateway/token/exchange', { body: { api_token: apiToken } });
+    expect(exchanged.status).toBe(200);
+    const jwt = exchanged.body.jwt_token as string;
+
+    const names = Array.from({ length: 100 }, (_, i) => `durable_${String(i).padStart(3, '0')}`);
+    for (let batch = 0; batch < names.length; batch += 10) {
+      const responses = await Promise.all(
+        names.slice(batch, batch + 10).map((name) =>
+          call(url, 'POST', '/api/v1/gateway/actions', {
+            token: jwt,
+            body: { name, description: `kept ${name}`, webhook_url: receiver.url(), json_schema: { type: 'object', properties: { [name]: { type: 'string' } } } },
+          }),
+        ),
+      );
+      expect(responses.map((r) => r.status)).toEqual(Array(responses.length).fill(201));
+    }
+    const before = await call(url, 'GET', '/api/v1/gateway/actions', { token: jwt });
+    expect(before.body.actions).toHaveLength(100);
+
+    // Kill it the hard way, right after the last acknowledged write.
+    first.child.kill('SIGKILL');
+    expect((await first.exit()).signal).toBe('SIGKILL');
+    const lockFile = join(dataDir, 'embedded-postgres.json');
+    const staleLock = existsSync(lockFile) ? (JSON.parse(readFileSync(lockFile, 'utf8')) as { pid: number }) : undefined;
+    expect(staleLock?.pid).toBe(first.child.pid); // the lock names a dead process
+
+    const second = start();
+    url = await second.ready(dataDir); // fails with the service's output if it refuses the stale lock
+    const lockNow = JSON.parse(readFileSync(lockFile, 'utf8')) as { pid: number };
+    expect(lockNow.pid).toBe(second.child.pid);
+
+    // The bearer token minted before the crash still works (the JWT secret was kept under DATA_DIR).
+    const after = await call(url, 'GET', '/api/v1/gateway/actions', { token: jwt });
+    expect(after.status).toBe(200);
+    expect(after.body.actions.map((a: { name: string }) => a.name)).toEqual(names);
+    for (const action of after.body.actions) {
+      expect(action.description).toBe(`kept ${action.name}`);
+      expect(JSON.stringify(action.json_schema)).toBe(JSON.stringify({ type: 'object', properties: { [action.name]: { type: 'string' } } }));
+    }
+    // And the database is writable again: the quota is full, a new create is a 403, a delete and a create work.
+    const full = await call(url, 'POST', '/api/v1/gateway/actions', { token: jwt, body: { name: 'one_more', description: 'd', webhook_url: receiver.url(), json_schema: {} } });
+    expect(full.status).toBe(403);
+    expect((await call(url, 'DELETE', `/api/v1/gateway/actions/${names[0]}`, { token: jwt })).status).toBe(204);
+    expect((await call(url, 'POST', '/api/v1/gateway/actions', { token: jwt, body: { name: 'one_more', description: 'd', webhook_url: receiver.url(), json_schema: {} } })).status).toBe(201);
+    await second.stop();
+    expect(existsSync(lockFile)).toBe(false); // a clean stop releases the lock
+  }, 120_000);
+});
