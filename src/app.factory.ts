@@ -26,6 +26,9 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
     routerOptions: { maxParamLength: 16_384 },
     trustProxy: config.trustProxy,
     requestIdHeader: false,
+    // While closing, a request that still arrives on an open connection is served, not answered 503: the
+    // connection closes after it (see the onSend hook), so the drain is short anyway.
+    return503OnClosing: false,
     genReqId: (request: IncomingMessage) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -15,7 +15,7 @@ describe('database outage', () => {
     proxy = new TcpProxy(target.hostname, Number(target.port));
     await proxy.start();
     target.host = `127.0.0.1:${proxy.port}`;
-    testApp = await startTestApp({ env: { DATABASE_URL: target.toString() } });
+    testApp = await startTestApp({ env: { DATABASE_URL: target.toString(), DATABASE_STATEMENT_TIMEOUT_MS: '1000' } });
     tenant = await createTenant(testApp);
   });
   afterAll(async () => {
@@ -47,5 +47,24 @@ describe('database outage', () => {
     expect(recovered.status).toBe(200);
     expect(recovered.body).toEqual({ actions: [] });
     expect((await gateway(testApp, 'POST', '/token/exchange', { body: { api_token: tenant.apiToken } })).status).toBe(200);
+  });
+
+  it('answers 503 within the statement timeout when the database is slow, not a hung request', async () => {
+    proxy.latencyMs = 5_000;
+    try {
+      const started = Date.now();
+      const response = await gateway(testApp, 'GET', '/actions', { token: tenant.jwt });
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({ error: 'Service unavailable' });
+      expect(Date.now() - started).toBeLessThan(4_000);
+    } finally {
+      proxy.latencyMs = 0;
+    }
+    // The slow connection was given up; the next request gets a fresh one.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      if ((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status === 200) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    throw new Error('did not recover after the slow spell');
   });
 });

@@ -7,6 +7,7 @@ const CONNECTION_MESSAGES = [
   'Connection is not established',
   'Client has encountered a connection error',
   'Driver not Connected',
+  'Query read timeout',
 ];
 
 /** True when an error says the database is unreachable (503), as opposed to a bug (500). */

@@ -7,6 +7,8 @@ export class AppConfig {
   readonly databaseUrl?: string;
   /** Connections to DATABASE_URL; the embedded database always gets one (see data-source-options.ts). */
   readonly databasePoolSize: number;
+  /** The longest a query may take, on the server and as the client waits for it, before the request is a 503. */
+  readonly databaseStatementTimeoutMs: number;
   readonly dataDir: string;
   readonly redisUrl?: string;
   readonly jwt: {

@@ -29,6 +29,9 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100)
   DATABASE_POOL_SIZE?: number;
 
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+
   @IsOptional() @Transform(emptyToUndefined) @IsString()
   DATA_DIR?: string;
 

@@ -42,6 +42,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     production,
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE ?? 10,
+    databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS ?? 10_000,
     dataDir,
     redisUrl: env.REDIS_URL,
     jwt: {

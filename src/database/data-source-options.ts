@@ -20,7 +20,10 @@ export function dataSourceOptions(config: AppConfig, url: string, embedded: bool
       max: embedded ? 1 : config.databasePoolSize,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
-      statement_timeout: 10_000,
+      // The server cancels a slow statement; the client also stops waiting, for a database that does not answer
+      // at all (a network that drops packets, a server that hangs), so a request is a prompt 503, not a hang.
+      statement_timeout: config.databaseStatementTimeoutMs,
+      query_timeout: config.databaseStatementTimeoutMs + 1_000,
     },
   };
 }

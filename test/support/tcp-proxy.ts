@@ -9,6 +9,8 @@ export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   port = 0;
+  /** Milliseconds every chunk from the database is held back (0: none). */
+  latencyMs = 0;
 
   constructor(
     private readonly targetHost: string,
@@ -23,7 +25,12 @@ export class TcpProxy {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => undefined);
       }
-      client.pipe(upstream).pipe(client);
+      client.pipe(upstream);
+      upstream.on('data', (chunk: Buffer) => {
+        if (this.latencyMs === 0) client.write(chunk);
+        else setTimeout(() => client.writable && client.write(chunk), this.latencyMs);
+      });
+      upstream.on('end', () => client.end());
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
