@@ -13,7 +13,7 @@
 // All traffic stays on 127.0.0.1; every loop is bounded by a request count and a deadline.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -69,7 +69,8 @@ function percentile(sorted, p) {
 }
 const round = (x) => Math.round(x * 100) / 100;
 const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b); // CPU figures are missing off Linux
+  if (sorted.length === 0) return null;
   const mid = sorted.length >> 1;
   return round(sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2);
 };
@@ -117,6 +118,48 @@ function startService(port, dataDir) {
   return { child, adminKey: env.ADMIN_API_KEY, tail };
 }
 
+// ---------- CPU accounting (Linux /proc; figures are null elsewhere) ----------
+// CPU per execution hardly moves when other work shares the machine, unlike executions/s; and the CPU that
+// neither the service, the database nor this process used tells how disturbed a round was.
+const TICK_S = 0.01; // /proc counts in USER_HZ = 100 ticks per second
+
+function processCpuSeconds(statText) {
+  const fields = statText.slice(statText.lastIndexOf(') ') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_S; // utime + stime
+}
+
+/** CPU seconds used so far by the service, by local `postgres` processes, by this process and by the machine. */
+function cpuSnapshot(servicePid) {
+  try {
+    let postgres = 0;
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (stat.includes(' (postgres) ')) postgres += processCpuSeconds(stat);
+      } catch {
+        // the process has gone
+      }
+    }
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const busy = (ticks.reduce((a, b) => a + b, 0) - ticks[3] - ticks[4]) * TICK_S; // minus idle and iowait
+    const self = process.cpuUsage();
+    return { service: processCpuSeconds(readFileSync(`/proc/${servicePid}/stat`, 'utf8')), postgres, busy, bench: (self.user + self.system) / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
+function cpuFigures(before, after, executions, seconds) {
+  if (!before || !after) return {};
+  const d = Object.fromEntries(Object.keys(before).map((key) => [key, after[key] - before[key]]));
+  return {
+    service_cpu_ms_per_execution: round((d.service * 1000) / executions),
+    postgres_cpu_ms_per_execution: round((d.postgres * 1000) / executions),
+    bench_process_cpu_cores: round(d.bench / seconds), // the clients and the receiver share the machine too
+    other_processes_cpu_cores: round(Math.max(0, d.busy - d.service - d.postgres - d.bench) / seconds),
+  };
+}
+
 async function waitUntilUp(pool, child, tail) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -159,7 +202,8 @@ async function bootstrap(pool, adminKey, receiverPort) {
 // ---------- load loops ----------
 /**
  * `workers` loops each sending `send()` back to back until the deadline or the request budget runs out.
- * `send` resolves to true on success. Returns the latencies (ms) of successes, the error count and the time taken.
+ * `send` resolves to undefined on success, else to a description of the problem. Returns the latencies (ms) of
+ * successes, the errors and the time taken.
  */
 async function loop(workers, seconds, maxRequests, send) {
   const latencies = [];
@@ -243,7 +287,9 @@ async function main() {
     const rounds = [];
     for (let r = 1; r <= CONFIG.rounds; r++) {
       await loop(CONFIG.concurrency, CONFIG.warmupS, CONFIG.maxRequestsPerPhase, execute);
-      const throughput = summary(await loop(CONFIG.concurrency, CONFIG.durationS, CONFIG.maxRequestsPerPhase, execute));
+      const cpuBefore = cpuSnapshot(child.pid);
+      const result = await loop(CONFIG.concurrency, CONFIG.durationS, CONFIG.maxRequestsPerPhase, execute);
+      const throughput = { ...summary(result), ...cpuFigures(cpuBefore, cpuSnapshot(child.pid), result.latencies.length + result.errors.count, result.elapsedS) };
       if (!captured) throw new Error('the receiver saw no execution call');
       const post = directPoster(direct);
       // Short sequential warm-ups, then both sides with the same request budget.
@@ -253,7 +299,8 @@ async function main() {
       const sequentialDirect = summary(await loop(1, 15, CONFIG.sequentialRequests, post));
       rounds.push({ throughput, sequential_execution: sequentialExecution, sequential_direct: sequentialDirect });
       console.error(`round ${r}/${CONFIG.rounds}: ${throughput.per_second} executions/s, ${throughput.errors} errors; ` +
-        `sequential p50 ${sequentialExecution.p50_ms} ms vs direct ${sequentialDirect.p50_ms} ms`);
+        `sequential p50 ${sequentialExecution.p50_ms} ms vs direct ${sequentialDirect.p50_ms} ms; ` +
+        `other processes used ${throughput.other_processes_cpu_cores} cores`);
     }
     report(rounds);
   } catch (error) {
@@ -273,6 +320,8 @@ function report(rounds) {
   const errors = rounds.reduce((sum, r) => sum + r.throughput.errors + r.sequential_execution.errors + r.sequential_direct.errors, 0);
   const medians = {
     executions_per_second: med((r) => r.throughput.per_second),
+    service_cpu_ms_per_execution: med((r) => r.throughput.service_cpu_ms_per_execution),
+    postgres_cpu_ms_per_execution: med((r) => r.throughput.postgres_cpu_ms_per_execution),
     concurrent_p50_ms: med((r) => r.throughput.p50_ms),
     concurrent_p90_ms: med((r) => r.throughput.p90_ms),
     concurrent_p99_ms: med((r) => r.throughput.p99_ms),
@@ -282,6 +331,8 @@ function report(rounds) {
     direct_post_p99_ms: med((r) => r.sequential_direct.p99_ms),
     overhead_p50_ms: med((r) => r.sequential_execution.p50_ms - r.sequential_direct.p50_ms),
     overhead_p99_ms: med((r) => r.sequential_execution.p99_ms - r.sequential_direct.p99_ms),
+    bench_process_cpu_cores: med((r) => r.throughput.bench_process_cpu_cores),
+    other_processes_cpu_cores: med((r) => r.throughput.other_processes_cpu_cores),
     errors,
   };
   const code = sourceVersion();
@@ -289,12 +340,13 @@ function report(rounds) {
     ['commit', `${code.commit.slice(0, 7)}${code.src_modified ? ' (src/ modified)' : ''}`],
     ['database', database],
     ['executions/s', `${medians.executions_per_second} (concurrency ${CONFIG.concurrency}, ${CONFIG.durationS} s)`],
+    ['CPU per execution: service / postgres', `${medians.service_cpu_ms_per_execution} / ${medians.postgres_cpu_ms_per_execution} ms`],
     ['latency under load p50 / p90 / p99', `${medians.concurrent_p50_ms} / ${medians.concurrent_p90_ms} / ${medians.concurrent_p99_ms} ms`],
     ['sequential execution p50 / p99', `${medians.sequential_execution_p50_ms} / ${medians.sequential_execution_p99_ms} ms`],
     ['direct POST to receiver p50 / p99', `${medians.direct_post_p50_ms} / ${medians.direct_post_p99_ms} ms`],
     ['overhead of an execution p50 / p99', `${medians.overhead_p50_ms} / ${medians.overhead_p99_ms} ms`],
     ['errors (all rounds)', String(errors)],
-    ['load average before start', String(round(loadBefore))],
+    ['CPU cores used by this process / others', `${medians.bench_process_cpu_cores} / ${medians.other_processes_cpu_cores} (others 0: undisturbed)`],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   console.log(`\nmedians of ${rounds.length} rounds\n` + rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n'));
