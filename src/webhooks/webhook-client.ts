@@ -81,6 +81,14 @@ export class WebhookClient implements OnApplicationShutdown {
     }
   }
 
+  /** Requests running or queued in the outbound client: 0 once every call has finished, whatever it met. */
+  inFlight(): number {
+    return Object.values(this.agent.stats as Record<string, { running?: number; pending?: number }>).reduce(
+      (sum, origin) => sum + (origin.running ?? 0) + (origin.pending ?? 0),
+      0,
+    );
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.agent.close();
   }
