@@ -86,3 +86,69 @@ describe('durability of the embedded database across SIGKILL', () => {
     expect(existsSync(lockFile)).toBe(false); // a clean stop releases the lock
   }, 120_000);
 });
+
+/** The same on PostgreSQL (DATABASE_URL, as in CI's second run): what was acknowledged survives SIGKILL. */
+(process.env.DATABASE_URL ? describe : describe.skip)('durability on PostgreSQL across SIGKILL', () => {
+  it('keeps all 100 acknowledged actions after SIGKILL and a restart', async () => {
+    const { randomBytes } = await import('node:crypto');
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const adminKey = randomBytes(32).toString('hex');
+    const env = {
+      DATABASE_URL: process.env.DATABASE_URL!,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'agw-durability-pg-')),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      RATE_LIMIT_PER_HOUR: '1000000',
+      RUN_MIGRATIONS: 'false',
+      ADMIN_API_KEY: adminKey,
+      JWT_SECRET: randomBytes(48).toString('base64'),
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    };
+    const url = `http://127.0.0.1:${port}`;
+    const up = async () => {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        try {
+          if ((await call(url, 'GET', '/readyz')).status === 200) return;
+        } catch {
+          // not listening yet
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('service did not become ready');
+    };
+    const receiver = await Receiver.start();
+    const first = ServiceProcess.start(env);
+    let second: ServiceProcess | undefined;
+    try {
+      await up();
+      const tenant = (await call(url, 'POST', '/api/v1/admin/tenants', { token: adminKey, body: { name: 'durable-pg' } })).body.tenant;
+      const token = (await call(url, 'POST', `/api/v1/admin/tenants/${tenant.id}/api-tokens`, { token: adminKey, body: { name: 't' } })).body.api_token.token;
+      const jwt = (await call(url, 'POST', '/api/v1/gateway/token/exchange', { body: { api_token: token } })).body.jwt_token;
+      for (let i = 0; i < 100; i++) {
+        const created = await call(url, 'POST', '/api/v1/gateway/actions', {
+          token: jwt,
+          body: { name: `pg_durable_${i}`, description: 'kept', webhook_url: receiver.url(), json_schema: { type: 'object' } },
+        });
+        expect(created.status).toBe(201);
+      }
+      first.child.kill('SIGKILL');
+      expect((await first.exit()).signal).toBe('SIGKILL');
+
+      second = ServiceProcess.start(env);
+      await up();
+      const after = await call(url, 'GET', '/api/v1/gateway/actions', { token: jwt });
+      expect(after.status).toBe(200);
+      expect(after.body.actions).toHaveLength(100);
+    } finally {
+      await first.stop();
+      await second?.stop();
+      await receiver.stop();
+    }
+  });
+});
