@@ -75,7 +75,11 @@ export class HttpErrorFilter implements ExceptionFilter {
     return this.fromParserError(exception);
   }
 
-  /** Errors Fastify raises while reading the body, before any handler runs. */
+  /**
+   * Errors Fastify raises while reading the body, before any handler runs. Every well-formed content type is
+   * read as bytes and judged later by RawBody.parse, but a Content-Type header Fastify cannot parse at all
+   * (`application/json, text/plain`) still fails here with a 415: it must stay a 400, not become a 500.
+   */
   private fromParserError(exception: unknown): DomainError | undefined {
     const { code, statusCode, message } = exception as { code?: string; statusCode?: number; message?: string };
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || statusCode === 413) return new PayloadTooLargeError();
