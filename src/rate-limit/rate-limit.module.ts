@@ -5,6 +5,7 @@ import { Metrics } from '../metrics/metrics';
 import { MetricsModule } from '../metrics/metrics.module';
 import { EXCHANGE_THROTTLER, TENANT_THROTTLER } from './rate-limit.decorators';
 import { RedisConnection } from './redis-connection';
+import { MemoryThrottlerStorage } from './memory-throttler-storage';
 import { RedisThrottlerStorage } from './redis-throttler-storage';
 
 const HOUR_MS = 3_600_000;
@@ -26,7 +27,7 @@ export class RedisModule {}
       imports: [RedisModule, MetricsModule],
       inject: [AppConfig, RedisConnection, Metrics],
       useFactory: (config: AppConfig, redis: RedisConnection, metrics: Metrics) => ({
-        storage: redis.client ? new RedisThrottlerStorage(redis.client, () => metrics.rateLimitFallbacks.inc()) : undefined,
+        storage: redis.client ? new RedisThrottlerStorage(redis.client, () => metrics.rateLimitFallbacks.inc()) : new MemoryThrottlerStorage(),
         throttlers: [
           { name: TENANT_THROTTLER, ttl: HOUR_MS, limit: config.rateLimit.perHour, blockDuration: 0 },
           {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
+import { MemoryThrottlerStorage } from './memory-throttler-storage';
 
 export interface ThrottlerStorageRecord {
   totalHits: number;
@@ -43,7 +44,7 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
   constructor(
     private readonly redis: Redis,
     private readonly onFallback: () => void = () => undefined,
-    private readonly fallback: ThrottlerStorageService = new ThrottlerStorageService(),
+    private readonly fallback: ThrottlerStorage = new MemoryThrottlerStorage(),
     private readonly now: () => number = Date.now,
   ) {}
 
