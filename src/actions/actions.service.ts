@@ -15,6 +15,7 @@ import { ActionDto } from './dto/action.response';
 import { CreateActionRequest } from './dto/create-action.request';
 import { UpdateActionRequest } from './dto/update-action.request';
 import { JsonSchemaCompiler } from './json-schema-compiler';
+import { ShortLivedCache } from '../common/short-lived-cache';
 
 export interface ExecutableAction {
   id: string;
@@ -27,6 +28,9 @@ export interface ExecutableAction {
 /** Registering and managing a tenant's actions (spec 4, contract "Actions"). Exported for the admin backend. */
 @Injectable()
 export class ActionsService {
+  /** Executable actions by tenant and name, so running one does not read it every time (EXECUTION_CACHE_TTL_MS). */
+  private readonly executable: ShortLivedCache<ExecutableAction>;
+
   constructor(
     private readonly actions: ActionsRepository,
     private readonly schemas: JsonSchemaCompiler,
@@ -35,7 +39,9 @@ export class ActionsService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-  ) {}
+  ) {
+    this.executable = new ShortLivedCache(config.executionCacheTtlMs);
+  }
 
   async list(tenantId: TenantId): Promise<ActionDto[]> {
     return (await this.actions.listByTenant(tenantId)).map((action) => this.map(action));
@@ -46,15 +52,17 @@ export class ActionsService {
   }
 
   /** What running an action needs; `version` changes whenever the action does (for caching its validator). */
-  async findExecutable(tenantId: TenantId, name: string): Promise<ExecutableAction> {
-    const action = await this.require(tenantId, name);
-    return {
-      id: action.id,
-      name: action.name,
-      webhookUrl: action.webhookUrl,
-      jsonSchema: action.jsonSchema,
-      version: `${action.id}@${action.updatedAt.getTime()}`,
-    };
+  findExecutable(tenantId: TenantId, name: string): Promise<ExecutableAction> {
+    return this.executable.get(executableKey(tenantId, name), async () => {
+      const action = await this.require(tenantId, name);
+      return {
+        id: action.id,
+        name: action.name,
+        webhookUrl: action.webhookUrl,
+        jsonSchema: action.jsonSchema,
+        version: `${action.id}@${action.updatedAt.getTime()}`,
+      };
+    });
   }
 
   /**
@@ -103,12 +111,15 @@ export class ActionsService {
     if (request.webhook_url !== undefined) changes.webhookUrl = request.webhook_url;
     if (request.json_schema !== undefined) changes.jsonSchema = request.json_schema;
     const updated = await this.actions.update(tenantId, name, changes, this.clock.now());
+    this.executable.forget(executableKey(tenantId, name));
     if (!updated) throw new ActionNotFoundError();
     return this.map(updated);
   }
 
   async delete(tenantId: TenantId, name: string): Promise<void> {
-    if (!isActionName(name) || !(await this.actions.delete(tenantId, name))) throw new ActionNotFoundError();
+    const deleted = isActionName(name) && (await this.actions.delete(tenantId, name));
+    this.executable.forget(executableKey(tenantId, name));
+    if (!deleted) throw new ActionNotFoundError();
   }
 
   private async require(tenantId: TenantId, name: string): Promise<Action> {
@@ -142,3 +153,5 @@ export class ActionsService {
     };
   }
 }
+
+const executableKey = (tenantId: TenantId, name: string): string => `${tenantId}/${name}`;

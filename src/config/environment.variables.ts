@@ -32,6 +32,9 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
   DATABASE_STATEMENT_TIMEOUT_MS?: number;
 
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60_000)
+  EXECUTION_CACHE_TTL_MS?: number;
+
   @IsOptional() @Transform(emptyToUndefined) @IsString()
   DATA_DIR?: string;
 

@@ -1,19 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, LessThan, Repository } from 'typeorm';
+import { DataSource, LessThan, QueryFailedError, Repository } from 'typeorm';
+import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { TenantId } from '../common/tenant-id';
 import { Execution } from './execution.entity';
+
+const FOREIGN_KEY_VIOLATION = '23503';
+const COLUMNS = 'id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at';
+const PER_ROW = COLUMNS.split(', ').length;
+const MAX_BATCH = 100;
+
+/** `stored`, or `action_gone` when the action was deleted while it ran (its history went with it). */
+export type InsertResult = 'stored' | 'action_gone';
 
 @Injectable()
 export class ExecutionsRepository {
   private readonly executions: Repository<Execution>;
+  /** Executions finishing together are stored with one multi-row INSERT (see BatchQueue). */
+  private readonly inserts = new BatchQueue<Execution, InsertResult>((batch) => this.insertBatch(batch), MAX_BATCH);
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.executions = dataSource.getRepository(Execution);
   }
 
-  insert(execution: Execution): Promise<unknown> {
-    return this.executions.insert(execution);
+  insert(execution: Execution): Promise<InsertResult> {
+    return this.inserts.add(execution);
   }
 
   /** Newest first. */
@@ -25,4 +36,55 @@ export class ExecutionsRepository {
     const result = await this.executions.delete({ createdAt: LessThan(cutoff) });
     return result.affected ?? 0;
   }
+
+  /**
+   * One INSERT for the whole batch. If it fails, each row is tried on its own, so one row whose action was
+   * deleted meanwhile (a foreign-key violation) fails no other; any other error fails the row it belongs to.
+   */
+  private async insertBatch(batch: Execution[]): Promise<Array<InsertResult | ItemFailed>> {
+    try {
+      await this.insertRows(batch);
+      return batch.map(() => 'stored');
+    } catch (error) {
+      if (batch.length === 1) return [actionGoneOrFailed(error)];
+    }
+    const results: Array<InsertResult | ItemFailed> = [];
+    for (const execution of batch) {
+      try {
+        await this.insertRows([execution]);
+        results.push('stored');
+      } catch (error) {
+        results.push(actionGoneOrFailed(error));
+      }
+    }
+    return results;
+  }
+
+  private async insertRows(rows: Execution[]): Promise<void> {
+    const values: unknown[] = [];
+    const tuples = rows.map((row, index) => {
+      values.push(
+        row.id,
+        row.tenantId,
+        row.actionId,
+        row.actionName,
+        row.status,
+        row.httpStatus,
+        row.result,
+        row.error,
+        row.durationMs,
+        row.attempts,
+        JSON.stringify(row.attemptLog),
+        row.createdAt,
+      );
+      const base = index * PER_ROW;
+      return `(${Array.from({ length: PER_ROW }, (_, column) => `$${base + column + 1}`).join(', ')})`;
+    });
+    await this.dataSource.query(`INSERT INTO executions (${COLUMNS}) VALUES ${tuples.join(', ')}`, values);
+  }
+}
+
+function actionGoneOrFailed(error: unknown): InsertResult | ItemFailed {
+  const foreignKey = error instanceof QueryFailedError && (error.driverError as { code?: string }).code === FOREIGN_KEY_VIOLATION;
+  return foreignKey ? 'action_gone' : new ItemFailed(error);
 }

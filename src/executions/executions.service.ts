@@ -63,7 +63,11 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
       }),
       createdAt,
     });
-    await this.executions.insert(execution);
+    // The action may have been deleted while its webhook ran: the caller still gets the outcome, but there is no
+    // history left to add it to (an action's executions are deleted with it).
+    if ((await this.executions.insert(execution)) === 'action_gone') {
+      this.logger.warn({ executionId: id, action: action.name }, 'the action was deleted while it ran: its execution is not stored');
+    }
     return this.map(execution);
   }
 

@@ -5,7 +5,7 @@ const HOUR = 3_600_000;
 describe('MemoryThrottlerStorage', () => {
   let now: number;
   let storage: MemoryThrottlerStorage;
-  const hit = (key = 'tenant:a', limit = 3, ttl = HOUR) => storage.increment(key, ttl, limit, 0, 'tenant');
+  const hit = (key = 'tenant:a', limit = 3, ttl = HOUR) => storage.increment(key, ttl, limit);
 
   beforeEach(() => {
     now = 1_000_000;

@@ -9,6 +9,8 @@ import { HmacKeyDto } from './hmac-key.dto';
 import { HmacKeysRepository } from './hmac-keys.repository';
 import { KeyCipher } from './key-cipher';
 import { HmacKeyNotFoundError } from './webhooks.errors';
+import { ShortLivedCache } from '../common/short-lived-cache';
+import { AppConfig } from '../config/app-config';
 
 /** The keys a tenant's deliveries are signed with: the newest active one signs the body, all active sign the header. */
 export interface SigningKeys {
@@ -19,13 +21,18 @@ export interface SigningKeys {
 @Injectable()
 export class HmacKeysService {
   private readonly logger = new Logger('HmacKeys');
+  /** Decrypted signing keys by tenant, so an execution neither reads nor decrypts them every time. */
+  private readonly signing: ShortLivedCache<SigningKeys | undefined>;
 
   constructor(
     private readonly keys: HmacKeysRepository,
     private readonly cipher: KeyCipher,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.signing = new ShortLivedCache(config.executionCacheTtlMs);
+  }
 
   /** Generates `whsec_<base64 of 32 random bytes>`: shown in this response only, kept encrypted. */
   async create(tenantId: TenantId): Promise<HmacKeyDto> {
@@ -39,6 +46,7 @@ export class HmacKeysService {
       revokedAt: null,
     });
     await this.keys.insert(entity);
+    this.signing.forget(tenantId);
     const primaryId = (await this.keys.listActive(tenantId))[0]?.id;
     return { ...this.map(entity, primaryId), key };
   }
@@ -53,13 +61,18 @@ export class HmacKeysService {
     const existing = isUuid(id) ? await this.keys.findByTenantAndId(tenantId, id) : null;
     if (!existing) throw new HmacKeyNotFoundError();
     await this.keys.revoke(tenantId, id, this.clock.now());
+    this.signing.forget(tenantId);
   }
 
   /**
    * The tenant's active keys in plaintext, newest first, or undefined when it has none it can read. A key that
    * no longer decrypts (stored under a previous ENCRYPTION_KEY) is skipped and reported, not fatal.
    */
-  async signingKeys(tenantId: TenantId): Promise<SigningKeys | undefined> {
+  signingKeys(tenantId: TenantId): Promise<SigningKeys | undefined> {
+    return this.signing.get(tenantId, () => this.readSigningKeys(tenantId));
+  }
+
+  private async readSigningKeys(tenantId: TenantId): Promise<SigningKeys | undefined> {
     const all: string[] = [];
     for (const key of await this.keys.listActive(tenantId)) {
       try {
