@@ -2,6 +2,7 @@ import { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
+import { ExecutionsRepository } from '../src/executions/executions.repository';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { ok, Receiver } from './support/receiver';
 import { startTestApp, testConfig, TestApp } from './support/test-app';
@@ -155,6 +156,16 @@ describe('the execution hot path: reused definitions and grouped inserts', () =>
       expect(row).toMatchObject({ status: 'succeeded', http_status: 200, attempts: 1 });
       expect(row!.attempt_log).toHaveLength(1);
       expect(row!.created_at.toISOString()).toBe(body.execution.created_at);
+    }
+  });
+
+  it('writes outcomes with asynchronous commits where the database allows a second pool, nothing else', async () => {
+    const logPool = (replicaA.app.get(ExecutionsRepository) as unknown as { logPool?: { query(sql: string): Promise<{ rows: unknown[] }> } }).logPool;
+    expect(await replicaA.app.get(DataSource).query('SHOW synchronous_commit')).toEqual([{ synchronous_commit: 'on' }]);
+    if (replicaA.config.databasePoolSize < 2) {
+      expect(logPool).toBeUndefined(); // the embedded database: one connection, shared
+    } else {
+      expect((await logPool!.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'off' }]);
     }
   });
 });

