@@ -12,6 +12,34 @@ export type ActionChanges = Partial<Pick<Action, 'description' | 'webhookUrl' | 
 
 const UNIQUE_VIOLATION = '23505';
 
+// The reads every bearer request makes are written by hand: TypeORM's query builder cost more CPU than the
+// query itself (11 % of the service's time under GET /actions/{name} load). Writes keep the repository API.
+const SELECT_ACTION = `SELECT id, tenant_id, name, description, json_schema, webhook_url, created_at, updated_at FROM actions`;
+
+interface ActionRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string;
+  json_schema: Record<string, unknown>;
+  webhook_url: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toAction(row: ActionRow): Action {
+  return Object.assign(new Action(), {
+    id: row.id,
+    tenantId: row.tenant_id,
+    name: row.name,
+    description: row.description,
+    jsonSchema: row.json_schema,
+    webhookUrl: row.webhook_url,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+}
+
 @Injectable()
 export class ActionsRepository {
   private readonly actions: Repository<Action>;
@@ -20,12 +48,14 @@ export class ActionsRepository {
     this.actions = dataSource.getRepository(Action);
   }
 
-  listByTenant(tenantId: TenantId): Promise<Action[]> {
-    return this.actions.find({ where: { tenantId }, order: { name: 'ASC' } });
+  async listByTenant(tenantId: TenantId): Promise<Action[]> {
+    const rows: ActionRow[] = await this.dataSource.query(`${SELECT_ACTION} WHERE tenant_id = $1 ORDER BY name`, [tenantId]);
+    return rows.map(toAction);
   }
 
-  findByName(tenantId: TenantId, name: string): Promise<Action | null> {
-    return this.actions.findOneBy({ tenantId, name });
+  async findByName(tenantId: TenantId, name: string): Promise<Action | null> {
+    const rows: ActionRow[] = await this.dataSource.query(`${SELECT_ACTION} WHERE tenant_id = $1 AND name = $2`, [tenantId, name]);
+    return rows.length > 0 ? toAction(rows[0]) : null;
   }
 
   countByTenant(tenantId: TenantId): Promise<number> {

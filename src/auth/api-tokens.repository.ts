@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
-import { Tenant, TenantStatus } from '../tenancy/tenant.entity';
+import { TenantStatus } from '../tenancy/tenant.entity';
 import { ApiToken } from './api-token.entity';
 
 export interface ApiTokenWithTenantStatus {
@@ -10,11 +10,28 @@ export interface ApiTokenWithTenantStatus {
   tenantStatus: TenantStatus;
 }
 
+// The token exchange's lookup, written by hand like the other hot-path reads (see actions.repository.ts).
+const SELECT_WITH_TENANT_STATUS = `SELECT t.id, t.tenant_id, t.name, t.prefix, t.token_hash, t.created_at, t.expires_at,
+  t.last_used_at, t.revoked_at, tenant.status AS tenant_status FROM api_tokens t JOIN tenants tenant ON tenant.id = t.tenant_id`;
+
+interface ApiTokenRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  prefix: string;
+  token_hash: string;
+  created_at: Date;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  tenant_status: TenantStatus;
+}
+
 @Injectable()
 export class ApiTokensRepository {
   private readonly tokens: Repository<ApiToken>;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.tokens = dataSource.getRepository(ApiToken);
   }
 
@@ -37,24 +54,32 @@ export class ApiTokensRepository {
   }
 
   findByHashWithTenantStatus(tokenHash: string): Promise<ApiTokenWithTenantStatus | null> {
-    return this.findWithTenantStatus('token.token_hash = :tokenHash', { tokenHash });
+    return this.findWithTenantStatus('t.token_hash', tokenHash);
   }
 
   findByIdWithTenantStatus(id: string): Promise<ApiTokenWithTenantStatus | null> {
-    return this.findWithTenantStatus('token.id = :id', { id });
+    return this.findWithTenantStatus('t.id', id);
   }
 
   async touchLastUsed(id: string, at: Date): Promise<void> {
     await this.tokens.update({ id }, { lastUsedAt: at });
   }
 
-  private async findWithTenantStatus(where: string, parameters: Record<string, string>): Promise<ApiTokenWithTenantStatus | null> {
-    const { entities, raw } = await this.tokens
-      .createQueryBuilder('token')
-      .innerJoin(Tenant, 'tenant', 'tenant.id = token.tenant_id')
-      .addSelect('tenant.status', 'tenant_status')
-      .where(where, parameters)
-      .getRawAndEntities<{ tenant_status: TenantStatus }>();
-    return entities[0] ? { token: entities[0], tenantStatus: raw[0].tenant_status } : null;
+  private async findWithTenantStatus(column: 't.token_hash' | 't.id', value: string): Promise<ApiTokenWithTenantStatus | null> {
+    const rows: ApiTokenRow[] = await this.dataSource.query(`${SELECT_WITH_TENANT_STATUS} WHERE ${column} = $1`, [value]);
+    if (rows.length === 0) return null;
+    const [row] = rows;
+    const token = Object.assign(new ApiToken(), {
+      id: row.id,
+      tenantId: row.tenant_id,
+      name: row.name,
+      prefix: row.prefix,
+      tokenHash: row.token_hash,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      lastUsedAt: row.last_used_at,
+      revokedAt: row.revoked_at,
+    });
+    return { token, tenantStatus: row.tenant_status };
   }
 }

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import passport from 'passport';
+import type { Logger } from 'pino';
 import { InvalidTokenError } from '../common/common.errors';
 import { DomainError } from '../common/domain.error';
 import { JwtStrategy } from './jwt.strategy';
@@ -25,10 +26,9 @@ export class BearerAuthGuard implements CanActivate {
         if (error && !(error instanceof DomainError)) return reject(error);
         if (error || !user) return reject(new InvalidTokenError());
         request.user = user;
-        // Every later log line of this request, "request completed" included, names the tenant.
-        const log = request.log.child({ tenantId: user.tenantId });
-        request.log = log;
-        http.getResponse<FastifyReply>().log = log;
+        // Every later log line of this request, "request completed" included, names the tenant. The request's
+        // logger is its own child already (shared with the reply): binding on it is cheaper than another child.
+        (request.log as Logger).setBindings({ tenantId: user.tenantId });
         resolve(true);
       });
       authenticate(request, http.getResponse<FastifyReply>(), (error: unknown) => reject(error ?? new InvalidTokenError()));
