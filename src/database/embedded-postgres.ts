@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /** Where a running embedded database can be reached; written to DATA_DIR so other processes can find it. */
 export interface EmbeddedEndpoint {
@@ -19,6 +19,9 @@ export class EmbeddedDatabaseInUseError extends Error {
 
 const LOCK_FILE = 'embedded-postgres.json';
 const MAX_CONNECTIONS = 100;
+// PostgreSQL's default of 128 MB of shared buffers lives in the WebAssembly heap, resident in this process; a
+// development database needs far less (the service's idle memory drops by about 100 MB).
+const SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
 
 /**
  * PostgreSQL compiled to WebAssembly (PGlite), served on a loopback TCP port so the ordinary `pg` driver, and
@@ -27,8 +30,8 @@ const MAX_CONNECTIONS = 100;
  */
 export class EmbeddedPostgres {
   private constructor(
-    private readonly db: PGlite,
-    private readonly server: PGLiteSocketServer,
+    private readonly db: Pick<PGlite, 'close'>,
+    private readonly server: Pick<PGLiteSocketServer, 'stop'>,
     private readonly lockPath: string | undefined,
     readonly endpoint: EmbeddedEndpoint,
   ) {}
@@ -41,7 +44,10 @@ export class EmbeddedPostgres {
       takeLock(lockPath);
     }
     try {
-      const db = await PGlite.create(dataDir ? { dataDir: join(dataDir, 'pgdata') } : {});
+      // Loaded only when used, so a service on DATABASE_URL does not carry PGlite's modules.
+      const { PGlite } = await import('@electric-sql/pglite');
+      const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+      const db = await PGlite.create({ ...(dataDir ? { dataDir: join(dataDir, 'pgdata') } : {}), postgresqlconf: SETTINGS });
       const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: MAX_CONNECTIONS });
       await server.start();
       const port = Number(server.getServerConn().split(':').pop());
