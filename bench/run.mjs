@@ -10,7 +10,7 @@
 //   BENCH_WARMUP_S             seconds of warm-up before each of them (1)
 //   BENCH_CONNECTIONS          autocannon connections (16)
 //   BENCH_SEQUENTIAL_REQUESTS  sequential executions, and as many direct POSTs, per round for the added latency (1000)
-//   BENCH_WRITE_WORKERS        concurrent create + delete loops of the write path (8)
+//   BENCH_WRITE_WORKERS        concurrent create + delete loops of the write path, service and baseline (8)
 //   BENCH_SCENARIOS            comma list, a subset of: get_action, list_actions, token_exchange, executions,
 //                              added_latency, write_path (all). Start-up time and memory are always measured.
 //   BENCH_NODE_ARGS            extra node options for the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
@@ -34,7 +34,7 @@ import { summarize, printTable } from './lib/report.mjs';
 
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const ALL_SCENARIOS = ['get_action', 'list_actions', 'token_exchange', 'executions', 'added_latency', 'write_path'];
-const BASELINE_SCENARIOS = ['get_action', 'list_actions', 'token_exchange'];
+const BASELINE_SCENARIOS = ['get_action', 'list_actions', 'token_exchange', 'write_path'];
 const CONFIG = {
   rounds: num('BENCH_ROUNDS', 3),
   durationS: num('BENCH_DURATION_S', 5),
@@ -89,19 +89,31 @@ function autocannonJob(server, path, { method = 'GET', token, body, expect } = {
   });
 }
 
-/** The read scenarios, the same for the service and the baseline. */
-async function readScenarios(server, session) {
+/** The scenarios measured on the service and on the baseline alike. */
+async function commonScenarios(server, session, receiverUrl) {
   const results = {};
   if (wanted('get_action')) results.get_action = await autocannonJob(server, `${GATEWAY}/actions/${actionName(3)}`, { token: session.jwt });
   if (wanted('list_actions')) results.list_actions = await autocannonJob(server, `${GATEWAY}/actions`, { token: session.jwt });
   if (wanted('token_exchange')) {
     results.token_exchange = await autocannonJob(server, `${GATEWAY}/token/exchange`, { method: 'POST', body: JSON.stringify({ api_token: session.apiToken }) });
   }
+  if (wanted('write_path')) {
+    results.write_path = await generator({
+      kind: 'write',
+      service: server.url,
+      jwt: session.jwt,
+      receiverUrl: `${receiverUrl}/hook`,
+      workers: CONFIG.writeWorkers,
+      warmupS: CONFIG.warmupS,
+      durationS: CONFIG.durationS,
+      prefix: `bench_write_${session.round}`,
+    });
+  }
   return results;
 }
 
 async function serviceScenarios(service, session, receiverUrl) {
-  const results = await readScenarios(service, session);
+  const results = await commonScenarios(service, session, receiverUrl);
   const executePath = `${GATEWAY}/actions/${EXECUTABLE}/execute`;
   if (wanted('executions')) {
     results.executions = await autocannonJob(service, executePath, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution' });
@@ -121,18 +133,6 @@ async function serviceScenarios(service, session, receiverUrl) {
       captured,
       requests: CONFIG.sequentialRequests,
       warmup: 100,
-    });
-  }
-  if (wanted('write_path')) {
-    results.write_path = await generator({
-      kind: 'write',
-      service: service.url,
-      jwt: session.jwt,
-      receiverUrl: `${receiverUrl}/hook`,
-      workers: CONFIG.writeWorkers,
-      warmupS: CONFIG.warmupS,
-      durationS: CONFIG.durationS,
-      prefix: `bench_write_${session.round}`,
     });
   }
   return results;
@@ -212,7 +212,7 @@ async function main() {
           equivalence = compareAnswers(reference, await referenceAnswers(current, session));
           databaseVersion ??= await databaseVersionOf();
         }
-        round.baseline = { ready_ms: current.readyMs, rss_idle_mb: rssMb(current.child.pid), scenarios: await readScenarios(current, session) };
+        round.baseline = { ready_ms: current.readyMs, rss_idle_mb: rssMb(current.child.pid), scenarios: await commonScenarios(current, session, receiverUrl) };
         await stopChild(current.child);
       }
       current = undefined;

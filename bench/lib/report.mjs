@@ -62,7 +62,10 @@ export function summarize(rounds, mode) {
     }
   }
   if (has('write_path')) {
-    add({ key: 'write_path.rps', scenario: 'write_path', label: 'create + delete', metric: 'cycles/s', service: median(at(rounds, 'service', 'write_path', 'rps')), compare: 'value' });
+    const pick = (side, field) => median(at(rounds, side, 'write_path', field));
+    const label = 'create + delete';
+    add({ key: 'write_path.rps', scenario: 'write_path', label, metric: 'cycles/s', service: pick('service', 'rps'), baseline: pick('baseline', 'rps'), compare: 'ratio' });
+    add({ key: 'write_path.p99', scenario: 'write_path', label, metric: 'cycle p99 ms', service: pick('service', 'p99_ms'), baseline: pick('baseline', 'p99_ms'), compare: 'ratio' });
   }
   const side = (field) => median(rounds.map((r) => r.service?.[field]));
   add({ key: 'memory.idle', label: 'service memory', metric: 'RSS idle MB', service: side('rss_idle_mb'), baseline: median(rounds.map((r) => r.baseline?.rss_idle_mb)), compare: 'value', target: { op: '<=', limit: 150 } });

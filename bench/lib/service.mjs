@@ -32,7 +32,7 @@ export async function startService({ port, dataDir, secrets, nodeArgs }) {
 
 /** The bare baseline (bench/baseline-server.mjs) on CPU 0, on the same database as the service. */
 export async function startBaseline({ port, dataDir, secrets }) {
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: secrets.JWT_SECRET };
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: secrets.JWT_SECRET, ENCRYPTION_KEY: secrets.ENCRYPTION_KEY };
   const spawnedAt = performance.now();
   const child = spawnNode([join(ROOT, 'bench/baseline-server.mjs')], { cpu: 0, env, name: 'the baseline' });
   const readyMs = await waitReady(child, port, spawnedAt);
