@@ -41,7 +41,7 @@ export function writeChart(path = join(ROOT, 'docs/benchmarks.svg')) {
   const height = top + keys.length * groupH + 60;
   const values = Object.values(rowOf).flatMap((r) => [r.value ?? 0, r.target.limit]);
   const xMax = Math.ceil(Math.max(1, ...values) * 1.15 * 2) / 2;
-  const x = (v) => left + (Math.min(v, xMax) / xMax) * plotW;
+  const x = (v) => round2(left + (Math.min(v, xMax) / xMax) * plotW);
   const out = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`);
   out.push(`<rect width="100%" height="100%" fill="#fff"/>`);
@@ -61,6 +61,7 @@ export function writeChart(path = join(ROOT, 'docs/benchmarks.svg')) {
     const better = any.target.op === '>=' ? 'higher is better' : 'lower is better';
     out.push(`<text x="${left - 10}" y="${y0 + 12}" text-anchor="end" font-weight="bold">${escape(any.label)}</text>`);
     out.push(`<text x="${left - 10}" y="${y0 + 28}" text-anchor="end" fill="#555">${escape(`${any.metric} (${better})`)}</text>`);
+    const tx = x(any.target.limit);
     modes.forEach((m, j) => {
       const row = rowOf[`${m.mode}:${key}`];
       const y = y0 + j * barH;
@@ -70,9 +71,10 @@ export function writeChart(path = join(ROOT, 'docs/benchmarks.svg')) {
       }
       const mark = row.pass ? 'PASS' : 'MISS';
       out.push(`<rect x="${left}" y="${y + 2}" width="${Math.max(1, x(row.value) - left)}" height="${barH - 4}" fill="${m.color}"/>`);
-      out.push(`<text x="${x(row.value) + 4}" y="${y + 13}">${round2(row.value)} ${mark}${row.failures ? ' (errors)' : ''}</text>`);
+      // The value right of its bar, or right of the target line when it would sit on it.
+      const labelX = x(row.value) < tx && tx - x(row.value) < 70 ? tx + 6 : x(row.value) + 4;
+      out.push(`<text x="${labelX}" y="${y + 13}">${round2(row.value)} ${mark}${row.failures ? ' (errors)' : ''}</text>`);
     });
-    const tx = x(any.target.limit);
     const y1 = y0 - 2;
     const y2 = y0 + modes.length * barH + 2;
     out.push(`<line x1="${tx}" y1="${y1}" x2="${tx}" y2="${y2}" stroke="#d62728" stroke-width="2" stroke-dasharray="4 2"/>`);
