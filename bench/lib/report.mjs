@@ -27,7 +27,7 @@ export function summarize(rounds, mode) {
   const has = (scenario) => rounds.some((r) => r.service?.scenarios?.[scenario]);
   const read = [
     ['get_action', 'GET /actions/{name}'],
-    ['list_actions', 'GET /actions (10)'],
+    ['list_actions', 'GET /actions (11)'],
     ['token_exchange', 'POST /token/exchange'],
   ];
   for (const [scenario, label] of read) {
