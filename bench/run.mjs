@@ -7,7 +7,7 @@
 //   BENCH_ROUNDS               rounds; each starts the service, measures it, stops it, then the same for the
 //                              baseline (3)
 //   BENCH_DURATION_S           seconds per measured autocannon / write-path run (5)
-//   BENCH_WARMUP_S             seconds of warm-up before each of them (1)
+//   BENCH_WARMUP_S             seconds of warm-up before each of them (2): a freshly started server is still compiling
 //   BENCH_CONNECTIONS          autocannon connections (16)
 //   BENCH_SEQUENTIAL_REQUESTS  sequential executions, and as many direct POSTs, per round for the added latency (1000)
 //   BENCH_WRITE_WORKERS        concurrent create + delete loops of the write path, service and baseline (8)
@@ -38,7 +38,7 @@ const BASELINE_SCENARIOS = ['get_action', 'list_actions', 'token_exchange', 'wri
 const CONFIG = {
   rounds: num('BENCH_ROUNDS', 3),
   durationS: num('BENCH_DURATION_S', 5),
-  warmupS: num('BENCH_WARMUP_S', 1),
+  warmupS: num('BENCH_WARMUP_S', 2),
   connections: num('BENCH_CONNECTIONS', 16),
   sequentialRequests: num('BENCH_SEQUENTIAL_REQUESTS', 1000),
   writeWorkers: num('BENCH_WRITE_WORKERS', 8),
