@@ -8,6 +8,8 @@
 //                              baseline (3)
 //   BENCH_DURATION_S           seconds per measured autocannon / write-path run (5)
 //   BENCH_WARMUP_S             seconds of warm-up before each of them (2): a freshly started server is still compiling
+//   BENCH_START_WARMUP_S       seconds of GET /actions/{name} load, not measured, after each start of a server (3):
+//                              V8 tiers up the JavaScript and PGlite's WebAssembly during the first seconds
 //   BENCH_CONNECTIONS          autocannon connections (16)
 //   BENCH_SEQUENTIAL_REQUESTS  sequential executions, and as many direct POSTs, per round for the added latency (1000)
 //   BENCH_WRITE_WORKERS        concurrent create + delete loops of the write path, service and baseline (8)
@@ -39,6 +41,7 @@ const CONFIG = {
   rounds: num('BENCH_ROUNDS', 3),
   durationS: num('BENCH_DURATION_S', 5),
   warmupS: num('BENCH_WARMUP_S', 2),
+  startWarmupS: num('BENCH_START_WARMUP_S', 3),
   connections: num('BENCH_CONNECTIONS', 16),
   sequentialRequests: num('BENCH_SEQUENTIAL_REQUESTS', 1000),
   writeWorkers: num('BENCH_WRITE_WORKERS', 8),
@@ -74,7 +77,7 @@ setTimeout(() => {
 const generator = (job) =>
   runNodeJson([join(ROOT, 'bench/load.mjs'), JSON.stringify(job)], { cpu: 1, name: `the load generator (${job.kind})`, timeoutMs: 180_000 });
 
-function autocannonJob(server, path, { method = 'GET', token, body, expect } = {}) {
+function autocannonJob(server, path, { method = 'GET', token, body, expect, durationS = CONFIG.durationS, warmupS = CONFIG.warmupS } = {}) {
   const headers = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) };
   return generator({
     kind: 'autocannon',
@@ -84,9 +87,16 @@ function autocannonJob(server, path, { method = 'GET', token, body, expect } = {
     body,
     expect,
     connections: CONFIG.connections,
-    warmupS: CONFIG.warmupS,
-    durationS: CONFIG.durationS,
+    warmupS,
+    durationS,
   });
+}
+
+/** Load that is not measured, right after a server started: the first seconds run code V8 has not optimized yet. */
+async function warmUp(server, session) {
+  if (CONFIG.startWarmupS <= 0) return;
+  const result = await autocannonJob(server, `${GATEWAY}/actions/${actionName(3)}`, { token: session.jwt, durationS: CONFIG.startWarmupS, warmupS: 0 });
+  if (result.failures) throw new Error(`warm-up of ${server.url}: ${result.failures} requests failed`);
 }
 
 /** The scenarios measured on the service and on the baseline alike. */
@@ -184,23 +194,28 @@ async function main() {
   let session;
   let equivalence;
   let databaseVersion;
+  let firstStart;
   try {
     await waitReady(receiver, receiverPort, performance.now());
     const needBaseline = CONFIG.scenarios.some((s) => BASELINE_SCENARIOS.includes(s));
+    // A first start, not measured as a round: it creates the database (PGlite's initdb, the migrations) and the
+    // data, and creating an embedded database leaves its memory high in that process. Every round is a restart.
+    current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs });
+    log(`service ready in ${current.readyMs} ms (first start); bootstrapping a tenant, its tokens and 11 actions`);
+    session = await bootstrap(current.url, secrets.ADMIN_API_KEY, `${receiverUrl}/hook`);
+    firstStart = { ready_ms: current.readyMs, rss_after_bootstrap_mb: rssMb(current.child.pid) };
+    await stopChild(current.child);
     for (let r = 1; r <= CONFIG.rounds; r++) {
       const round = { round: r };
       // The service.
       current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs });
-      if (!session) {
-        log(`service ready in ${current.readyMs} ms; bootstrapping tenant, tokens and ${11} actions`);
-        session = await bootstrap(current.url, secrets.ADMIN_API_KEY, `${receiverUrl}/hook`);
-      }
       session.round = r;
       await sleep(500);
       const idle = rssMb(current.child.pid);
       const reference = r === 1 && needBaseline ? await referenceAnswers(current, session) : undefined;
       log(`round ${r}/${CONFIG.rounds}: service (ready in ${current.readyMs} ms, RSS ${idle} MB idle)`);
       const sampler = sampleRss(current.child.pid);
+      await warmUp(current, session);
       const scenarios = await serviceScenarios(current, session, receiverUrl);
       round.service = { ready_ms: current.readyMs, rss_idle_mb: idle, rss_max_mb: sampler.stop(), scenarios };
       await stopChild(current.child);
@@ -212,6 +227,7 @@ async function main() {
           equivalence = compareAnswers(reference, await referenceAnswers(current, session));
           databaseVersion ??= await databaseVersionOf();
         }
+        await warmUp(current, session);
         round.baseline = { ready_ms: current.readyMs, rss_idle_mb: rssMb(current.child.pid), scenarios: await commonScenarios(current, session, receiverUrl) };
         await stopChild(current.child);
       }
@@ -228,7 +244,7 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const summary = summarize(rounds, MODE);
+  const summary = summarize(rounds, MODE, firstStart);
   const failed = printTable(summary, { mode: MODE, config: CONFIG, code: sourceVersion() });
   const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
   const file = join(ROOT, 'bench/results', `bench-${MODE}-${stamp}.json`);
@@ -240,6 +256,7 @@ async function main() {
     machine: { ...machineInfo(), database: databaseVersion },
     config: CONFIG,
     equivalence,
+    first_start: firstStart,
     medians: summary,
     rounds,
   };

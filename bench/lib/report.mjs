@@ -16,7 +16,7 @@ const verdict = (value, target) => {
  * One row per figure: the service's and the baseline's medians, how they compare (`ratio` = service / baseline,
  * `diff` = median of the per-round differences, `value` = the service's figure itself) and the target.
  */
-export function summarize(rounds, mode) {
+export function summarize(rounds, mode, firstStart) {
   const rows = [];
   const add = (row) => {
     const value = row.compare === 'ratio' ? (row.service && row.baseline ? round(row.service / row.baseline, 3) : null) : row.compare === 'value' ? row.service : row.value;
@@ -80,6 +80,8 @@ export function summarize(rounds, mode) {
     target: { op: '<=', limit: 2000 },
     postgresqlOnly: true,
   });
+  add({ key: 'startup.first', label: 'first start', metric: 'spawn to ready ms (creates the schema)', service: firstStart?.ready_ms ?? null, compare: 'value' });
+  add({ key: 'memory.first', label: 'first start', metric: 'RSS after bootstrap MB', service: firstStart?.rss_after_bootstrap_mb ?? null, compare: 'value' });
   return { rows };
 }
 
