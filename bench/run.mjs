@@ -59,7 +59,11 @@ const wanted = (scenario) => CONFIG.scenarios.includes(scenario);
 const log = (text) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}`);
 
 // ---------- the end, however it comes ----------
-process.on('exit', killAllChildren);
+const temporary = []; // directories removed at exit, whatever the exit
+process.on('exit', () => {
+  killAllChildren();
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     log(`${signal}: stopping`);
@@ -181,6 +185,7 @@ function compareAnswers(service, baseline) {
 // ---------- main ----------
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'agw-bench-'));
+  temporary.push(dataDir);
   const secrets = {
     ADMIN_API_KEY: randomBytes(32).toString('hex'),
     JWT_SECRET: randomBytes(48).toString('hex'),
