@@ -1,0 +1,260 @@
+// The bare baseline of the benchmark: `node bench/baseline-server.mjs`, configured by the environment
+// (PORT, JWT_SECRET, ENCRYPTION_KEY, DATABASE_URL or DATA_DIR, DATABASE_POOL_SIZE). Plain node:http, no framework, only what
+// the measured scenarios need, doing the same work as the service for them and answering the same JSON:
+//   GET  /api/v1/gateway/actions/{name}  bearer JWT (HS256, iss/aud action-gateway, exp), the API token's
+//                                         standing (cached 30 s like the service's PrincipalCache), one SELECT
+//   GET  /api/v1/gateway/actions          the same, the tenant's actions ordered by name
+//   POST /api/v1/gateway/token/exchange   SHA-256 lookup of the API token joined to its tenant, the same
+//                                         checks, the last_used_at UPDATE, a JWT with the same claims
+//   POST /api/v1/gateway/actions          the write path: the same checks in the same order (the schema compiled by
+//                                         the project's own JsonSchemaCompiler), the registration test signed with
+//                                         the project's own signer and the tenant's decrypted HMAC keys, POSTed with
+//                                         undici over keep-alive, then the same locked insert transaction
+//   DELETE /api/v1/gateway/actions/{name} the same DELETE
+//   GET  /readyz                          200 once the database answers
+// The SQL is the text TypeORM sends for the service's repositories (checked by logging TypeORM's queries),
+// through the same driver (pg) with the same pool size. Without DATABASE_URL it opens the embedded database in DATA_DIR itself, with the project's own
+// EmbeddedPostgres (PGlite in this process, served on a loopback socket) and one connection, as the service does;
+// so it must not run while the service holds that directory.
+import { createDecipheriv, createHash, createSecretKey, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import jwt from 'jsonwebtoken';
+import pg from 'pg';
+import { Agent, request } from 'undici';
+import { HOST, ROOT } from './lib/common.mjs';
+
+const env = process.env;
+const ISSUER = 'action-gateway';
+const AUDIENCE = 'action-gateway';
+const LIFETIME_S = 86_400;
+const PRINCIPAL_TTL_MS = 30_000;
+const PREFIX = '/api/v1/gateway';
+// A KeyObject, as the service uses: jsonwebtoken would otherwise try to read a string secret as a PEM key.
+const secret = createSecretKey(Buffer.from(env.JWT_SECRET, 'utf8'));
+const encryptionKey = Buffer.from(env.ENCRYPTION_KEY, 'base64');
+const ACTIONS_PER_TENANT = 100;
+const project = createRequire(import.meta.url);
+const { JsonSchemaCompiler } = project(join(ROOT, 'dist/src/actions/json-schema-compiler.js'));
+const { buildWebhookBody, standardWebhookHeaders } = project(join(ROOT, 'dist/src/webhooks/webhook-signer.js'));
+const schemas = new JsonSchemaCompiler();
+const outbound = new Agent({ keepAliveTimeout: 10_000 });
+
+const ACTION_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'json_schema', 'webhook_url', 'created_at', 'updated_at']
+  .map((column) => `"Action"."${column}" AS "Action_${column}"`)
+  .join(', ');
+const SQL = {
+  action: `SELECT ${ACTION_COLUMNS} FROM "actions" "Action" WHERE (("Action"."tenant_id" = $1) AND ("Action"."name" = $2)) LIMIT 1`,
+  actions: `SELECT ${ACTION_COLUMNS} FROM "actions" "Action" WHERE (("Action"."tenant_id" = $1)) ORDER BY "Action"."name" ASC`,
+  tokenWithTenant: (where) =>
+    `SELECT "token"."id" AS "token_id", "token"."tenant_id" AS "token_tenant_id", "token"."name" AS "token_name", ` +
+    `"token"."prefix" AS "token_prefix", "token"."token_hash" AS "token_token_hash", "token"."created_at" AS "token_created_at", ` +
+    `"token"."expires_at" AS "token_expires_at", "token"."last_used_at" AS "token_last_used_at", ` +
+    `"token"."revoked_at" AS "token_revoked_at", "tenant"."status" AS "tenant_status", "tenant"."id" AS "tenant_id" FROM "api_tokens" "token" ` +
+    `INNER JOIN "tenants" "tenant" ON "tenant"."id" = "token"."tenant_id" WHERE ${where}`,
+  touch: `UPDATE "api_tokens" SET "last_used_at" = $1 WHERE "id" = $2`,
+  count: `SELECT COUNT(1) AS "cnt" FROM "actions" "Action" WHERE (("Action"."tenant_id" = $1))`,
+  exists:
+    `SELECT 1 AS "row_exists" FROM (SELECT 1 AS dummy_column) "dummy_table" WHERE EXISTS ` +
+    `(SELECT 1 FROM "actions" "Action" WHERE (("Action"."tenant_id" = $1) AND ("Action"."name" = $2))) LIMIT 1`,
+  lockTenant:
+    `SELECT "tenant"."id" AS "tenant_id", "tenant"."name" AS "tenant_name", "tenant"."status" AS "tenant_status", ` +
+    `"tenant"."created_at" AS "tenant_created_at", "tenant"."updated_at" AS "tenant_updated_at" FROM "tenants" "tenant" ` +
+    `WHERE "tenant"."id" = $1 FOR UPDATE`,
+  insert:
+    `INSERT INTO "actions"("id", "tenant_id", "name", "description", "json_schema", "webhook_url", "created_at", "updated_at") ` +
+    `VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+  delete: `DELETE FROM "actions" WHERE ("tenant_id" = $1 AND "name" = $2)`,
+  activeKeys:
+    `SELECT "HmacKey"."id" AS "HmacKey_id", "HmacKey"."tenant_id" AS "HmacKey_tenant_id", "HmacKey"."key_ciphertext" AS "HmacKey_key_ciphertext", ` +
+    `"HmacKey"."created_at" AS "HmacKey_created_at", "HmacKey"."revoked_at" AS "HmacKey_revoked_at" FROM "hmac_keys" "HmacKey" ` +
+    `WHERE (("HmacKey"."tenant_id" = $1) AND ("HmacKey"."revoked_at" IS NULL)) ORDER BY "HmacKey"."created_at" DESC, "HmacKey"."id" DESC`,
+};
+
+// ---------- database ----------
+let embedded;
+let pool;
+async function connect() {
+  let url = env.DATABASE_URL;
+  if (!url) {
+    const { EmbeddedPostgres } = createRequire(import.meta.url)(join(ROOT, 'dist/src/database/embedded-postgres.js'));
+    embedded = await EmbeddedPostgres.start(env.DATA_DIR);
+    url = embedded.url;
+  }
+  pool = new pg.Pool({ connectionString: url, max: url === env.DATABASE_URL ? Number(env.DATABASE_POOL_SIZE ?? 10) : 1 });
+  await pool.query('SELECT 1');
+}
+
+const mapAction = (row) => ({
+  id: row.Action_id,
+  tenant_id: row.Action_tenant_id,
+  name: row.Action_name,
+  description: row.Action_description,
+  json_schema: row.Action_json_schema, // a `json` column: pg parses it with JSON.parse, keys in stored order
+  webhook_url: row.Action_webhook_url,
+  created_at: row.Action_created_at.toISOString(),
+  updated_at: row.Action_updated_at.toISOString(),
+});
+
+const stands = (row) =>
+  row.token_revoked_at === null && row.tenant_status === 'active' && (row.token_expires_at === null || row.token_expires_at.getTime() > Date.now());
+
+// ---------- authentication ----------
+const principals = new Map(); // api token id -> { tenantId, valid, checkedUntil }
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function isUsable(apiTokenId, tenantId) {
+  const cached = principals.get(apiTokenId);
+  if (cached && cached.checkedUntil > Date.now()) return cached.valid && cached.tenantId === tenantId;
+  const { rows } = UUID.test(apiTokenId) ? await pool.query(SQL.tokenWithTenant('"token"."id" = $1'), [apiTokenId]) : { rows: [] };
+  const valid = rows.length > 0 && rows[0].token_tenant_id === tenantId && stands(rows[0]);
+  principals.set(apiTokenId, { tenantId: rows[0]?.token_tenant_id ?? tenantId, valid, checkedUntil: Date.now() + PRINCIPAL_TTL_MS });
+  return valid;
+}
+
+/** The caller's tenant id, or undefined when the bearer token does not stand. */
+async function authenticate(req) {
+  const match = /^Bearer ([^\s]+)$/i.exec(req.headers.authorization ?? '');
+  if (!match) return undefined;
+  let claims;
+  try {
+    claims = jwt.verify(match[1], secret, { algorithms: ['HS256'], issuer: ISSUER, audience: AUDIENCE });
+  } catch {
+    return undefined;
+  }
+  if (typeof claims.sub !== 'string' || typeof claims.tenant_id !== 'string' || typeof claims.exp !== 'number') return undefined;
+  return (await isUsable(claims.sub, claims.tenant_id)) ? claims.tenant_id : undefined;
+}
+
+async function exchange(body) {
+  const apiToken = body?.api_token;
+  if (typeof apiToken !== 'string') return [400, { error: 'Invalid request', details: 'api_token: must be a string' }];
+  const hash = createHash('sha256').update(apiToken, 'utf8').digest('hex');
+  const { rows } = await pool.query(SQL.tokenWithTenant('"token"."token_hash" = $1'), [hash]);
+  const row = rows[0];
+  const same = row && timingSafeEqual(Buffer.from(row.token_token_hash, 'hex'), Buffer.from(hash, 'hex'));
+  if (!same || !stands(row)) return [401, { error: 'Invalid API token' }];
+  await pool.query(SQL.touch, [new Date(), row.token_id]);
+  const claims = { sub: row.token_id, tenant_id: row.token_tenant_id, jti: randomUUID() };
+  const token = jwt.sign(claims, secret, { algorithm: 'HS256', issuer: ISSUER, audience: AUDIENCE, expiresIn: LIFETIME_S });
+  return [200, { jwt_token: token, token_type: 'Bearer', expires_in: LIFETIME_S }];
+}
+
+// ---------- the write path ----------
+/** AES-256-GCM `v1.<iv>.<tag>.<ciphertext>` under ENCRYPTION_KEY, the row id as associated data (KeyCipher). */
+function decrypt(sealed, associatedData) {
+  const [, iv, tag, ciphertext] = sealed.split('.');
+  const decipher = createDecipheriv('aes-256-gcm', encryptionKey, Buffer.from(iv, 'base64url'));
+  decipher.setAAD(Buffer.from(associatedData, 'utf8'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/** The registration test: the signed `{action_name, parameters: {}, timestamp, test: true}`; a 2xx passes. */
+async function registrationTest(tenantId, name, url) {
+  const { rows } = await pool.query(SQL.activeKeys, [tenantId]);
+  const all = rows.map((row) => decrypt(row.HmacKey_key_ciphertext, row.HmacKey_id));
+  const keys = all.length ? { primary: all[0], all } : undefined;
+  const payload = { action_name: name, parameters: {}, timestamp: Math.floor(Date.now() / 1000), test: true };
+  const body = buildWebhookBody(payload, keys);
+  const headers = standardWebhookHeaders(randomUUID(), payload.timestamp, body, keys);
+  const res = await request(url, {
+    method: 'POST',
+    dispatcher: outbound,
+    headers: { 'content-type': 'application/json', 'user-agent': 'action-gateway/1.0', ...headers },
+    body,
+    signal: AbortSignal.timeout(30_000),
+  });
+  res.body.on('error', () => undefined).destroy();
+  return res.statusCode >= 200 && res.statusCode < 300 ? undefined : `webhook endpoint returned status ${res.statusCode}`;
+}
+
+async function create(tenantId, body) {
+  const { name, description, webhook_url: url, json_schema: schema } = body ?? {};
+  if (typeof name !== 'string' || !/^[a-z0-9_]{1,100}$/.test(name) || typeof description !== 'string' || description.length < 1 || description.length > 500) {
+    return [400, { error: 'Invalid request', details: 'name, description' }];
+  }
+  if (typeof url !== 'string' || url.length > 2048 || !/^https?:$/.test(URL.parse(url)?.protocol ?? '')) return [400, { error: 'Invalid request', details: 'webhook_url' }];
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || !schemas.compile(schema).ok) return [400, { error: 'Invalid request', details: 'json_schema' }];
+  if ((await pool.query(SQL.action, [tenantId, name])).rows.length) return [409, { error: `action with name '${name}' already exists` }];
+  const limitReached = [403, { error: `action limit reached: a tenant may have at most ${ACTIONS_PER_TENANT} actions` }];
+  if (Number((await pool.query(SQL.count, [tenantId])).rows[0].cnt) >= ACTIONS_PER_TENANT) return limitReached;
+  const problem = await registrationTest(tenantId, name, url);
+  if (problem) return [400, { error: `action validation failed: ${problem}` }];
+  const now = new Date();
+  const action = { id: randomUUID(), tenant_id: tenantId, name, description, json_schema: schema, webhook_url: url, created_at: now, updated_at: now };
+  const client = await pool.connect();
+  let outcome = 'created';
+  try {
+    await client.query('START TRANSACTION');
+    await client.query(SQL.lockTenant, [tenantId]);
+    if ((await client.query(SQL.exists, [tenantId, name])).rows.length) outcome = 'name_taken';
+    else if (Number((await client.query(SQL.count, [tenantId])).rows[0].cnt) >= ACTIONS_PER_TENANT) outcome = 'limit_reached';
+    else await client.query(SQL.insert, [action.id, tenantId, name, description, JSON.stringify(schema), url, now, now]);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    if (error.code !== '23505') throw error;
+    outcome = 'name_taken';
+  } finally {
+    client.release();
+  }
+  if (outcome === 'name_taken') return [409, { error: `action with name '${name}' already exists` }];
+  if (outcome === 'limit_reached') return limitReached;
+  return [201, { action: { ...action, created_at: now.toISOString(), updated_at: now.toISOString() } }];
+}
+
+// ---------- HTTP ----------
+async function route(req, body) {
+  const path = req.url.split('?')[0];
+  if (req.method === 'GET' && path === '/readyz') return [200, { status: 'ok' }];
+  if (req.method === 'POST' && path === `${PREFIX}/token/exchange`) return exchange(body);
+  if (!path.startsWith(`${PREFIX}/actions`)) return [404, { error: 'Not found' }];
+  const rest = path.slice(`${PREFIX}/actions`.length);
+  if (rest !== '' && !/^\/[^/]+$/.test(rest)) return [404, { error: 'Not found' }];
+  const tenantId = await authenticate(req);
+  if (!tenantId) return [401, { error: 'Invalid token' }];
+  if (rest === '' && req.method === 'POST') return create(tenantId, body);
+  if (rest === '' && req.method === 'GET') return [200, { actions: (await pool.query(SQL.actions, [tenantId])).rows.map(mapAction) }];
+  const name = decodeURIComponent(rest.slice(1));
+  if (req.method === 'DELETE') {
+    const { rowCount } = /^[a-z0-9_]{1,100}$/.test(name) ? await pool.query(SQL.delete, [tenantId, name]) : { rowCount: 0 };
+    return rowCount ? [204, undefined] : [404, { error: 'Action not found' }];
+  }
+  if (req.method !== 'GET') return [405, { error: 'Method not allowed' }];
+  const { rows } = /^[a-z0-9_]{1,100}$/.test(name) ? await pool.query(SQL.action, [tenantId, name]) : { rows: [] };
+  return rows.length ? [200, { action: mapAction(rows[0]) }] : [404, { error: 'Action not found' }];
+}
+
+const server = createServer({ keepAliveTimeout: 72_000 }, (req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', async () => {
+    let status;
+    let payload;
+    try {
+      const text = Buffer.concat(chunks).toString('utf8');
+      [status, payload] = await route(req, text ? JSON.parse(text) : undefined);
+    } catch (error) {
+      console.error(error);
+      [status, payload] = [500, { error: 'Internal server error' }];
+    }
+    if (payload === undefined) return void res.writeHead(status).end();
+    const json = JSON.stringify(payload);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) }).end(json);
+  });
+});
+
+async function stop() {
+  server.close();
+  server.closeAllConnections();
+  await pool?.end();
+  await outbound.close();
+  await embedded?.stop();
+  process.exit(0);
+}
+
+await connect();
+server.listen(Number(env.PORT), HOST);
+for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => void stop());

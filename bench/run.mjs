@@ -1,0 +1,291 @@
+// `npm run bench`: the service against a bare baseline, on the embedded database or on DATABASE_URL.
+//
+//   npm run bench                                       # builds, then: embedded database (PGlite) in a temp DATA_DIR
+//   DATABASE_URL=postgres://... npm run bench           # a PostgreSQL server (an empty database)
+//
+// Settings (environment):
+//   BENCH_ROUNDS               rounds; each starts the service, measures it, stops it, then the same for the
+//                              baseline (3)
+//   BENCH_DURATION_S           seconds per measured autocannon / write-path run (5)
+//   BENCH_WARMUP_S             seconds of warm-up before each of them (2): a freshly started server is still compiling
+//   BENCH_START_WARMUP_S       seconds of GET /actions/{name} load, not measured, after each start of a server (3):
+//                              V8 tiers up the JavaScript and PGlite's WebAssembly during the first seconds
+//   BENCH_CONNECTIONS          autocannon connections (16)
+//   BENCH_SEQUENTIAL_REQUESTS  sequential executions, and as many direct POSTs, per round for the added latency (1000)
+//   BENCH_WRITE_WORKERS        concurrent create + delete loops of the write path, service and baseline (8)
+//   BENCH_SCENARIOS            comma list, a subset of: get_action, list_actions, token_exchange, executions,
+//                              added_latency, write_path (all). Start-up time and memory are always measured.
+//   BENCH_NODE_ARGS            extra node options for the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+//   BENCH_DEADLINE_MIN         hard limit of the whole run, after which everything is killed, exit 2 (20)
+//   DATABASE_URL               passed to the service and the baseline; unset: embedded PGlite in a temp DATA_DIR
+//
+// Processes: the service (`node dist/src/main.js`) or the baseline (`bench/baseline-server.mjs`), never both at
+// once (PGlite's data directory opens in one process only), pinned to CPU 0 with taskset when there is a second
+// CPU; the load generator (`bench/load.mjs`, autocannon / undici) and the webhook receiver (`bench/receiver.mjs`)
+// on CPU 1. Everything listens on and talks to 127.0.0.1 only.
+// Output: a table on stdout, bench/results/bench-<embedded|postgresql>-<timestamp>.json, docs/benchmarks.svg.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { writeChart } from './lib/chart.mjs';
+import { describeTail, freePort, HOST, killAllChildren, machineInfo, ROOT, rssMb, runNodeJson, sampleRss, sleep, sourceVersion, spawnNode, stopChild, waitReady } from './lib/common.mjs';
+import { call, EXECUTABLE, EXECUTE_BODY, GATEWAY, actionName, bootstrap, startBaseline, startService } from './lib/service.mjs';
+import { summarize, printTable } from './lib/report.mjs';
+
+const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
+const ALL_SCENARIOS = ['get_action', 'list_actions', 'token_exchange', 'executions', 'added_latency', 'write_path'];
+const BASELINE_SCENARIOS = ['get_action', 'list_actions', 'token_exchange', 'write_path'];
+const CONFIG = {
+  rounds: num('BENCH_ROUNDS', 3),
+  durationS: num('BENCH_DURATION_S', 5),
+  warmupS: num('BENCH_WARMUP_S', 2),
+  startWarmupS: num('BENCH_START_WARMUP_S', 3),
+  connections: num('BENCH_CONNECTIONS', 16),
+  sequentialRequests: num('BENCH_SEQUENTIAL_REQUESTS', 1000),
+  writeWorkers: num('BENCH_WRITE_WORKERS', 8),
+  scenarios: process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean) : ALL_SCENARIOS,
+  nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  deadlineMin: num('BENCH_DEADLINE_MIN', 20),
+};
+const MODE = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
+const unknown = CONFIG.scenarios.filter((s) => !ALL_SCENARIOS.includes(s));
+if (unknown.length) {
+  console.error(`BENCH_SCENARIOS: unknown ${unknown.join(', ')}; known: ${ALL_SCENARIOS.join(', ')}`);
+  process.exit(2);
+}
+const wanted = (scenario) => CONFIG.scenarios.includes(scenario);
+const log = (text) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}`);
+
+// ---------- the end, however it comes ----------
+const temporary = []; // directories removed at exit, whatever the exit
+process.on('exit', () => {
+  killAllChildren();
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    log(`${signal}: stopping`);
+    killAllChildren();
+    process.exit(130);
+  });
+}
+setTimeout(() => {
+  log(`still running after ${CONFIG.deadlineMin} min (BENCH_DEADLINE_MIN): killing everything`);
+  killAllChildren();
+  process.exit(2);
+}, CONFIG.deadlineMin * 60_000).unref();
+
+// ---------- load ----------
+const generator = (job) =>
+  runNodeJson([join(ROOT, 'bench/load.mjs'), JSON.stringify(job)], { cpu: 1, name: `the load generator (${job.kind})`, timeoutMs: 180_000 });
+
+function autocannonJob(server, path, { method = 'GET', token, body, expect, durationS = CONFIG.durationS, warmupS = CONFIG.warmupS } = {}) {
+  const headers = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) };
+  return generator({
+    kind: 'autocannon',
+    url: `${server.url}${path}`,
+    method,
+    headers,
+    body,
+    expect,
+    connections: CONFIG.connections,
+    warmupS,
+    durationS,
+  });
+}
+
+/** Load that is not measured, right after a server started: the first seconds run code V8 has not optimized yet. */
+async function warmUp(server, session) {
+  if (CONFIG.startWarmupS <= 0) return;
+  const result = await autocannonJob(server, `${GATEWAY}/actions/${actionName(3)}`, { token: session.jwt, durationS: CONFIG.startWarmupS, warmupS: 0 });
+  if (result.failures) throw new Error(`warm-up of ${server.url}: ${result.failures} requests failed`);
+}
+
+/** The scenarios measured on the service and on the baseline alike. */
+async function commonScenarios(server, session, receiverUrl) {
+  const results = {};
+  if (wanted('get_action')) results.get_action = await autocannonJob(server, `${GATEWAY}/actions/${actionName(3)}`, { token: session.jwt });
+  if (wanted('list_actions')) results.list_actions = await autocannonJob(server, `${GATEWAY}/actions`, { token: session.jwt });
+  if (wanted('token_exchange')) {
+    results.token_exchange = await autocannonJob(server, `${GATEWAY}/token/exchange`, { method: 'POST', body: JSON.stringify({ api_token: session.apiToken }) });
+  }
+  if (wanted('write_path')) {
+    results.write_path = await generator({
+      kind: 'write',
+      service: server.url,
+      jwt: session.jwt,
+      receiverUrl: `${receiverUrl}/hook`,
+      workers: CONFIG.writeWorkers,
+      warmupS: CONFIG.warmupS,
+      durationS: CONFIG.durationS,
+      prefix: `bench_write_${session.round}`,
+    });
+  }
+  return results;
+}
+
+async function serviceScenarios(service, session, receiverUrl) {
+  const results = await commonScenarios(service, session, receiverUrl);
+  const executePath = `${GATEWAY}/actions/${EXECUTABLE}/execute`;
+  if (wanted('executions')) {
+    results.executions = await autocannonJob(service, executePath, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution' });
+  }
+  if (wanted('added_latency')) {
+    // One execution first, so the receiver has a signed call to hand over for the direct POSTs.
+    await call(service.url, 'POST', executePath, { body: JSON.parse(EXECUTE_BODY), token: session.jwt, expected: 200 });
+    const { captured } = (await call(receiverUrl, 'GET', '/__captured', { expected: 200 })).json;
+    if (!captured) throw new Error('the receiver saw no execution call');
+    results.added_latency = await generator({
+      kind: 'overhead',
+      service: service.url,
+      path: executePath,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.jwt}` },
+      body: EXECUTE_BODY,
+      receiver: receiverUrl,
+      captured,
+      requests: CONFIG.sequentialRequests,
+      warmup: 100,
+    });
+  }
+  return results;
+}
+
+// ---------- is the baseline's answer the service's answer? ----------
+async function referenceAnswers(server, session) {
+  const get = (path) => call(server.url, 'GET', path, { token: session.jwt, expected: 200 });
+  return {
+    get_action: await get(`${GATEWAY}/actions/${actionName(3)}`),
+    list_actions: await get(`${GATEWAY}/actions`),
+    token_exchange: await call(server.url, 'POST', `${GATEWAY}/token/exchange`, { body: { api_token: session.apiToken }, expected: 200 }),
+  };
+}
+
+const jwtClaims = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+
+/** Throws unless both answer the same JSON (the token exchange: the same shape and the same claims). */
+function compareAnswers(service, baseline) {
+  const problems = [];
+  for (const scenario of ['get_action', 'list_actions']) {
+    if (!isDeepStrictEqual(service[scenario].json, baseline[scenario].json)) {
+      problems.push(`${scenario}: the bodies differ\n  service:  ${service[scenario].text.slice(0, 600)}\n  baseline: ${baseline[scenario].text.slice(0, 600)}`);
+    }
+  }
+  const claimsOf = ({ json }) => {
+    const { iat, exp, jti, ...rest } = jwtClaims(json.jwt_token);
+    return { ...rest, lifetime: exp - iat, jti: typeof jti, body: { ...json, jwt_token: typeof json.jwt_token } };
+  };
+  const [s, b] = [claimsOf(service.token_exchange), claimsOf(baseline.token_exchange)];
+  if (!isDeepStrictEqual(s, b)) problems.push(`token_exchange: the answers differ\n  service:  ${JSON.stringify(s)}\n  baseline: ${JSON.stringify(b)}`);
+  if (problems.length) throw new Error(`the baseline does not answer what the service answers, so it is no baseline:\n${problems.join('\n')}`);
+  return Object.fromEntries(['get_action', 'list_actions'].map((k) => [k, { same_json: true, same_bytes: service[k].text === baseline[k].text }]));
+}
+
+// ---------- main ----------
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agw-bench-'));
+  temporary.push(dataDir);
+  const secrets = {
+    ADMIN_API_KEY: randomBytes(32).toString('hex'),
+    JWT_SECRET: randomBytes(48).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  };
+  const receiverPort = await freePort();
+  const receiver = spawnNode([join(ROOT, 'bench/receiver.mjs'), String(receiverPort)], { cpu: 1, name: 'the receiver' });
+  const receiverUrl = `http://${HOST}:${receiverPort}`;
+  let current; // the server running now, for the error message
+  const rounds = [];
+  let session;
+  let equivalence;
+  let databaseVersion;
+  let firstStart;
+  try {
+    await waitReady(receiver, receiverPort, performance.now());
+    const needBaseline = CONFIG.scenarios.some((s) => BASELINE_SCENARIOS.includes(s));
+    // A first start, not measured as a round: it creates the database (PGlite's initdb, the migrations) and the
+    // data, and creating an embedded database leaves its memory high in that process. Every round is a restart.
+    current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs });
+    log(`service ready in ${current.readyMs} ms (first start); bootstrapping a tenant, its tokens and 11 actions`);
+    session = await bootstrap(current.url, secrets.ADMIN_API_KEY, `${receiverUrl}/hook`);
+    firstStart = { ready_ms: current.readyMs, rss_after_bootstrap_mb: rssMb(current.child.pid) };
+    await stopChild(current.child);
+    for (let r = 1; r <= CONFIG.rounds; r++) {
+      const round = { round: r };
+      // The service.
+      current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs });
+      session.round = r;
+      await sleep(500);
+      const idle = rssMb(current.child.pid);
+      const reference = r === 1 && needBaseline ? await referenceAnswers(current, session) : undefined;
+      log(`round ${r}/${CONFIG.rounds}: service (ready in ${current.readyMs} ms, RSS ${idle} MB idle)`);
+      const sampler = sampleRss(current.child.pid);
+      await warmUp(current, session);
+      const scenarios = await serviceScenarios(current, session, receiverUrl);
+      round.service = { ready_ms: current.readyMs, rss_idle_mb: idle, rss_max_mb: sampler.stop(), scenarios };
+      await stopChild(current.child);
+      // The baseline, on the same data.
+      if (needBaseline) {
+        current = await startBaseline({ port: await freePort(), dataDir, secrets });
+        log(`round ${r}/${CONFIG.rounds}: baseline (ready in ${current.readyMs} ms)`);
+        if (reference) {
+          equivalence = compareAnswers(reference, await referenceAnswers(current, session));
+          databaseVersion ??= await databaseVersionOf();
+        }
+        await warmUp(current, session);
+        round.baseline = { ready_ms: current.readyMs, rss_idle_mb: rssMb(current.child.pid), scenarios: await commonScenarios(current, session, receiverUrl) };
+        await stopChild(current.child);
+      }
+      current = undefined;
+      rounds.push(round);
+    }
+    databaseVersion ??= await databaseVersionOf();
+  } catch (error) {
+    if (current) error.message += describeTail(current.child);
+    throw error;
+  } finally {
+    if (current) await stopChild(current.child, 5_000);
+    await stopChild(receiver, 5_000);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const summary = summarize(rounds, MODE, firstStart);
+  const failed = printTable(summary, { mode: MODE, config: CONFIG, code: sourceVersion() });
+  const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+  const file = join(ROOT, 'bench/results', `bench-${MODE}-${stamp}.json`);
+  mkdirSync(dirname(file), { recursive: true });
+  const record = {
+    date: new Date().toISOString(),
+    mode: MODE,
+    code: sourceVersion(),
+    machine: { ...machineInfo(), database: databaseVersion },
+    config: CONFIG,
+    equivalence,
+    first_start: firstStart,
+    medians: summary,
+    rounds,
+  };
+  writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
+  console.log(`\nwritten to ${file}`);
+  console.log(`chart: ${writeChart()}`);
+  if (failed) process.exitCode = 1;
+}
+
+/** The database server's version: `SELECT version()` on DATABASE_URL, else the PGlite package's. */
+async function databaseVersionOf() {
+  if (!process.env.DATABASE_URL) return `PGlite ${machineInfo().pglite}`;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query('SELECT version()')).rows[0].version;
+  } finally {
+    await client.end();
+  }
+}
+
+main().catch((error) => {
+  console.error(`bench failed: ${error.stack ?? error}`);
+  killAllChildren();
+  process.exit(1);
+});
