@@ -103,16 +103,27 @@ async function warmUp(server, session) {
   if (result.failures) throw new Error(`warm-up of ${server.url}: ${result.failures} requests failed`);
 }
 
+/** Runs one scenario's load while sampling the server's resident memory, kept as the scenario's `rss_max_mb`. */
+async function sampled(server, job) {
+  const sampler = sampleRss(server.child.pid);
+  const result = await job();
+  result.rss_max_mb = sampler.stop();
+  return result;
+}
+
 /** The scenarios measured on the service and on the baseline alike. */
 async function commonScenarios(server, session, receiverUrl) {
   const results = {};
-  if (wanted('get_action')) results.get_action = await autocannonJob(server, `${GATEWAY}/actions/${actionName(3)}`, { token: session.jwt });
-  if (wanted('list_actions')) results.list_actions = await autocannonJob(server, `${GATEWAY}/actions`, { token: session.jwt });
+  if (wanted('get_action')) results.get_action = await sampled(server, () => autocannonJob(server, `${GATEWAY}/actions/${actionName(3)}`, { token: session.jwt }));
+  if (wanted('list_actions')) results.list_actions = await sampled(server, () => autocannonJob(server, `${GATEWAY}/actions`, { token: session.jwt }));
   if (wanted('token_exchange')) {
-    results.token_exchange = await autocannonJob(server, `${GATEWAY}/token/exchange`, { method: 'POST', body: JSON.stringify({ api_token: session.apiToken }) });
+    results.token_exchange = await sampled(server, () =>
+      autocannonJob(server, `${GATEWAY}/token/exchange`, { method: 'POST', body: JSON.stringify({ api_token: session.apiToken }) }),
+    );
   }
   if (wanted('write_path')) {
-    results.write_path = await generator({
+    results.write_path = await sampled(server, () =>
+      generator({
       kind: 'write',
       service: server.url,
       jwt: session.jwt,
@@ -121,7 +132,8 @@ async function commonScenarios(server, session, receiverUrl) {
       warmupS: CONFIG.warmupS,
       durationS: CONFIG.durationS,
       prefix: `bench_write_${session.round}`,
-    });
+      }),
+    );
   }
   return results;
 }
@@ -130,7 +142,9 @@ async function serviceScenarios(service, session, receiverUrl) {
   const results = await commonScenarios(service, session, receiverUrl);
   const executePath = `${GATEWAY}/actions/${EXECUTABLE}/execute`;
   if (wanted('executions')) {
-    results.executions = await autocannonJob(service, executePath, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution' });
+    results.executions = await sampled(service, () =>
+      autocannonJob(service, executePath, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution' }),
+    );
   }
   if (wanted('added_latency')) {
     // One execution first, so the receiver has a signed call to hand over for the direct POSTs.
