@@ -41,18 +41,15 @@ const { buildWebhookBody, standardWebhookHeaders } = project(join(ROOT, 'dist/sr
 const schemas = new JsonSchemaCompiler();
 const outbound = new Agent({ keepAliveTimeout: 10_000 });
 
-const ACTION_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'json_schema', 'webhook_url', 'created_at', 'updated_at']
-  .map((column) => `"Action"."${column}" AS "Action_${column}"`)
-  .join(', ');
+// The reads are the service's own statements, imported from its build; the write path's are the text TypeORM
+// sends for the repositories the service still uses there (taken from TypeORM's query log).
+const { ACTION_BY_NAME_SQL, ACTIONS_OF_TENANT_SQL } = project(join(ROOT, 'dist/src/actions/actions.sql.js'));
+const { TOKEN_BY_HASH_SQL, TOKEN_BY_ID_SQL } = project(join(ROOT, 'dist/src/auth/api-tokens.sql.js'));
 const SQL = {
-  action: `SELECT ${ACTION_COLUMNS} FROM "actions" "Action" WHERE (("Action"."tenant_id" = $1) AND ("Action"."name" = $2)) LIMIT 1`,
-  actions: `SELECT ${ACTION_COLUMNS} FROM "actions" "Action" WHERE (("Action"."tenant_id" = $1)) ORDER BY "Action"."name" ASC`,
-  tokenWithTenant: (where) =>
-    `SELECT "token"."id" AS "token_id", "token"."tenant_id" AS "token_tenant_id", "token"."name" AS "token_name", ` +
-    `"token"."prefix" AS "token_prefix", "token"."token_hash" AS "token_token_hash", "token"."created_at" AS "token_created_at", ` +
-    `"token"."expires_at" AS "token_expires_at", "token"."last_used_at" AS "token_last_used_at", ` +
-    `"token"."revoked_at" AS "token_revoked_at", "tenant"."status" AS "tenant_status", "tenant"."id" AS "tenant_id" FROM "api_tokens" "token" ` +
-    `INNER JOIN "tenants" "tenant" ON "tenant"."id" = "token"."tenant_id" WHERE ${where}`,
+  action: ACTION_BY_NAME_SQL,
+  actions: ACTIONS_OF_TENANT_SQL,
+  tokenById: TOKEN_BY_ID_SQL,
+  tokenByHash: TOKEN_BY_HASH_SQL,
   touch: `UPDATE "api_tokens" SET "last_used_at" = $1 WHERE "id" = $2`,
   count: `SELECT COUNT(1) AS "cnt" FROM "actions" "Action" WHERE (("Action"."tenant_id" = $1))`,
   exists:
@@ -87,18 +84,18 @@ async function connect() {
 }
 
 const mapAction = (row) => ({
-  id: row.Action_id,
-  tenant_id: row.Action_tenant_id,
-  name: row.Action_name,
-  description: row.Action_description,
-  json_schema: row.Action_json_schema, // a `json` column: pg parses it with JSON.parse, keys in stored order
-  webhook_url: row.Action_webhook_url,
-  created_at: row.Action_created_at.toISOString(),
-  updated_at: row.Action_updated_at.toISOString(),
+  id: row.id,
+  tenant_id: row.tenant_id,
+  name: row.name,
+  description: row.description,
+  json_schema: row.json_schema, // a `json` column: pg parses it with JSON.parse, keys in stored order
+  webhook_url: row.webhook_url,
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
 });
 
 const stands = (row) =>
-  row.token_revoked_at === null && row.tenant_status === 'active' && (row.token_expires_at === null || row.token_expires_at.getTime() > Date.now());
+  row.revoked_at === null && row.tenant_status === 'active' && (row.expires_at === null || row.expires_at.getTime() > Date.now());
 
 // ---------- authentication ----------
 const principals = new Map(); // api token id -> { tenantId, valid, checkedUntil }
@@ -107,9 +104,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 async function isUsable(apiTokenId, tenantId) {
   const cached = principals.get(apiTokenId);
   if (cached && cached.checkedUntil > Date.now()) return cached.valid && cached.tenantId === tenantId;
-  const { rows } = UUID.test(apiTokenId) ? await pool.query(SQL.tokenWithTenant('"token"."id" = $1'), [apiTokenId]) : { rows: [] };
-  const valid = rows.length > 0 && rows[0].token_tenant_id === tenantId && stands(rows[0]);
-  principals.set(apiTokenId, { tenantId: rows[0]?.token_tenant_id ?? tenantId, valid, checkedUntil: Date.now() + PRINCIPAL_TTL_MS });
+  const { rows } = UUID.test(apiTokenId) ? await pool.query(SQL.tokenById, [apiTokenId]) : { rows: [] };
+  const valid = rows.length > 0 && rows[0].tenant_id === tenantId && stands(rows[0]);
+  principals.set(apiTokenId, { tenantId: rows[0]?.tenant_id ?? tenantId, valid, checkedUntil: Date.now() + PRINCIPAL_TTL_MS });
   return valid;
 }
 
@@ -131,12 +128,12 @@ async function exchange(body) {
   const apiToken = body?.api_token;
   if (typeof apiToken !== 'string') return [400, { error: 'Invalid request', details: 'api_token: must be a string' }];
   const hash = createHash('sha256').update(apiToken, 'utf8').digest('hex');
-  const { rows } = await pool.query(SQL.tokenWithTenant('"token"."token_hash" = $1'), [hash]);
+  const { rows } = await pool.query(SQL.tokenByHash, [hash]);
   const row = rows[0];
-  const same = row && timingSafeEqual(Buffer.from(row.token_token_hash, 'hex'), Buffer.from(hash, 'hex'));
+  const same = row && timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex'));
   if (!same || !stands(row)) return [401, { error: 'Invalid API token' }];
-  await pool.query(SQL.touch, [new Date(), row.token_id]);
-  const claims = { sub: row.token_id, tenant_id: row.token_tenant_id, jti: randomUUID() };
+  await pool.query(SQL.touch, [new Date(), row.id]);
+  const claims = { sub: row.id, tenant_id: row.tenant_id, jti: randomUUID() };
   const token = jwt.sign(claims, secret, { algorithm: 'HS256', issuer: ISSUER, audience: AUDIENCE, expiresIn: LIFETIME_S });
   return [200, { jwt_token: token, token_type: 'Bearer', expires_in: LIFETIME_S }];
 }

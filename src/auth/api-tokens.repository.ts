@@ -4,15 +4,13 @@ import { DataSource, IsNull, Repository } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
 import { TenantStatus } from '../tenancy/tenant.entity';
 import { ApiToken } from './api-token.entity';
+import { TOKEN_BY_HASH_SQL, TOKEN_BY_ID_SQL } from './api-tokens.sql';
 
 export interface ApiTokenWithTenantStatus {
   token: ApiToken;
   tenantStatus: TenantStatus;
 }
 
-// The token exchange's lookup, written by hand like the other hot-path reads (see actions.repository.ts).
-const SELECT_WITH_TENANT_STATUS = `SELECT t.id, t.tenant_id, t.name, t.prefix, t.token_hash, t.created_at, t.expires_at,
-  t.last_used_at, t.revoked_at, tenant.status AS tenant_status FROM api_tokens t JOIN tenants tenant ON tenant.id = t.tenant_id`;
 
 interface ApiTokenRow {
   id: string;
@@ -54,19 +52,19 @@ export class ApiTokensRepository {
   }
 
   findByHashWithTenantStatus(tokenHash: string): Promise<ApiTokenWithTenantStatus | null> {
-    return this.findWithTenantStatus('t.token_hash', tokenHash);
+    return this.findWithTenantStatus(TOKEN_BY_HASH_SQL, tokenHash);
   }
 
   findByIdWithTenantStatus(id: string): Promise<ApiTokenWithTenantStatus | null> {
-    return this.findWithTenantStatus('t.id', id);
+    return this.findWithTenantStatus(TOKEN_BY_ID_SQL, id);
   }
 
   async touchLastUsed(id: string, at: Date): Promise<void> {
     await this.tokens.update({ id }, { lastUsedAt: at });
   }
 
-  private async findWithTenantStatus(column: 't.token_hash' | 't.id', value: string): Promise<ApiTokenWithTenantStatus | null> {
-    const rows: ApiTokenRow[] = await this.dataSource.query(`${SELECT_WITH_TENANT_STATUS} WHERE ${column} = $1`, [value]);
+  private async findWithTenantStatus(sql: string, value: string): Promise<ApiTokenWithTenantStatus | null> {
+    const rows: ApiTokenRow[] = await this.dataSource.query(sql, [value]);
     if (rows.length === 0) return null;
     const [row] = rows;
     const token = Object.assign(new ApiToken(), {
