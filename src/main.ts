@@ -1,6 +1,6 @@
+import './v8-flags';
 import 'reflect-metadata';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { setFlagsFromString } from 'node:v8';
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
@@ -9,14 +9,6 @@ import { AppConfig } from './config/app-config';
 import { ConfigError } from './config/config.error';
 import { loadConfig } from './config/load-config';
 import { ShutdownState } from './health/shutdown-state';
-
-/**
- * V8 lets the old generation grow up to four times what survived the last full collection before collecting
- * again. Under load this service's heap is mostly short-lived garbage (about 45 MB survive), so the default let
- * it reach 330 MB resident for nothing; capping growth at 2x kept it near 200 MB at the same throughput
- * (docs/benchmarks.md). Read at every collection, so setting it here, before the load, takes effect.
- */
-setFlagsFromString('--heap-growing-percent=100');
 
 async function main(): Promise<void> {
   const config = loadConfig();
