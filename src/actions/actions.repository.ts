@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { TenantId } from '../common/tenant-id';
+import { hotRead } from '../database/hot-read';
 import { Tenant } from '../tenancy/tenant.entity';
 import { Action } from './action.entity';
 import { ACTION_BY_NAME_SQL, ACTIONS_OF_TENANT_SQL } from './actions.sql';
@@ -49,12 +50,12 @@ export class ActionsRepository {
   }
 
   async listByTenant(tenantId: TenantId): Promise<Action[]> {
-    const rows: ActionRow[] = await this.dataSource.query(ACTIONS_OF_TENANT_SQL, [tenantId]);
+    const rows = await hotRead<ActionRow>(this.dataSource, ACTIONS_OF_TENANT_SQL, [tenantId]);
     return rows.map(toAction);
   }
 
   async findByName(tenantId: TenantId, name: string): Promise<Action | null> {
-    const rows: ActionRow[] = await this.dataSource.query(ACTION_BY_NAME_SQL, [tenantId, name]);
+    const rows = await hotRead<ActionRow>(this.dataSource, ACTION_BY_NAME_SQL, [tenantId, name]);
     return rows.length > 0 ? toAction(rows[0]) : null;
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
+import { hotRead } from '../database/hot-read';
 import { TenantStatus } from '../tenancy/tenant.entity';
 import { ApiToken } from './api-token.entity';
 import { TOKEN_BY_HASH_SQL, TOKEN_BY_ID_SQL } from './api-tokens.sql';
@@ -64,7 +65,7 @@ export class ApiTokensRepository {
   }
 
   private async findWithTenantStatus(sql: string, value: string): Promise<ApiTokenWithTenantStatus | null> {
-    const rows: ApiTokenRow[] = await this.dataSource.query(sql, [value]);
+    const rows = await hotRead<ApiTokenRow>(this.dataSource, sql, [value]);
     if (rows.length === 0) return null;
     const [row] = rows;
     const token = Object.assign(new ApiToken(), {
