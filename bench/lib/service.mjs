@@ -34,7 +34,7 @@ export async function startService({ port, dataDir, secrets, nodeArgs }) {
 export async function startBaseline({ port, dataDir, secrets }) {
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: secrets.JWT_SECRET, ENCRYPTION_KEY: secrets.ENCRYPTION_KEY };
   const spawnedAt = performance.now();
-  const child = spawnNode([join(ROOT, 'bench/baseline-server.mjs')], { cpu: 0, env, name: 'the baseline' });
+  const child = spawnNode([...(process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter(Boolean), join(ROOT, 'bench/baseline-server.mjs')], { cpu: 0, env, name: 'the baseline' });
   const readyMs = await waitReady(child, port, spawnedAt);
   return { child, readyMs, url: `http://${HOST}:${port}` };
 }
