@@ -1,7 +1,7 @@
 // Shared helpers of the benchmark harness (bench/run.mjs and its child processes): numbers, ports, child
 // processes pinned to a CPU, readiness, memory, and the description of the code and the machine measured.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -62,6 +62,7 @@ export function spawnNode(args, { cpu, env = process.env, name } = {}) {
     keep(chunk);
   });
   child.stderr.on('data', keep);
+  if (process.env.BENCH_OUTPUT_DIR) keepOutput(child, process.env.BENCH_OUTPUT_DIR);
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
@@ -169,4 +170,14 @@ export function machineInfo() {
     pglite: packageVersion('@electric-sql/pglite'),
     autocannon: packageVersion('autocannon'),
   };
+}
+
+/** BENCH_OUTPUT_DIR: a server's whole stdout and stderr in `<dir>/<service|baseline>-<pid>.log` (e.g. --trace-gc-nvp). */
+function keepOutput(child, dir) {
+  const server = /\b(service|baseline)\b/.exec(child.label)?.[1];
+  if (!server) return;
+  mkdirSync(dir, { recursive: true });
+  const file = createWriteStream(join(dir, `${server}-${child.pid}.log`));
+  child.stdout.pipe(file, { end: false });
+  child.stderr.pipe(file, { end: false });
 }
