@@ -47,6 +47,7 @@ const CONFIG = {
   writeWorkers: num('BENCH_WRITE_WORKERS', 8),
   scenarios: process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean) : ALL_SCENARIOS,
   nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  baselineNodeArgs: (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
   deadlineMin: num('BENCH_DEADLINE_MIN', 20),
 };
 const MODE = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
@@ -240,7 +241,7 @@ async function main() {
       await stopChild(current.child);
       // The baseline, on the same data.
       if (needBaseline) {
-        current = await startBaseline({ port: await freePort(), dataDir, secrets });
+        current = await startBaseline({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.baselineNodeArgs });
         log(`round ${r}/${CONFIG.rounds}: baseline (ready in ${current.readyMs} ms)`);
         if (reference) {
           equivalence = compareAnswers(reference, await referenceAnswers(current, session));

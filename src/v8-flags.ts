@@ -24,7 +24,7 @@ export const V8_FLAGS = [
   '--no-allocation-site-pretenuring',
 ];
 
-const flagName = (arg: string): string => arg.split('=')[0].replace(/^--(no-)?/, '').replace(/_/g, '-');
+const flagName = (arg: string): string => arg.split('=')[0].replace(/_/g, '-').replace(/^--(no-)?/, '');
 
 /** The flags of `V8_FLAGS` that the command line (`execArgv`) does not set either way. */
 export function flagsToSet(execArgv: readonly string[], flags: readonly string[] = V8_FLAGS): string[] {

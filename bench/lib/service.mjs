@@ -30,11 +30,11 @@ export async function startService({ port, dataDir, secrets, nodeArgs }) {
   return { child, readyMs, url: `http://${HOST}:${port}` };
 }
 
-/** The bare baseline (bench/baseline-server.mjs) on CPU 0, on the same database as the service. */
-export async function startBaseline({ port, dataDir, secrets }) {
+/** The bare baseline: `node [BENCH_BASELINE_NODE_ARGS] bench/baseline-server.mjs` on CPU 0, on the same database as the service. */
+export async function startBaseline({ port, dataDir, secrets, nodeArgs }) {
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: secrets.JWT_SECRET, ENCRYPTION_KEY: secrets.ENCRYPTION_KEY };
   const spawnedAt = performance.now();
-  const child = spawnNode([...(process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter(Boolean), join(ROOT, 'bench/baseline-server.mjs')], { cpu: 0, env, name: 'the baseline' });
+  const child = spawnNode([...nodeArgs, join(ROOT, 'bench/baseline-server.mjs')], { cpu: 0, env, name: 'the baseline' });
   const readyMs = await waitReady(child, port, spawnedAt);
   return { child, readyMs, url: `http://${HOST}:${port}` };
 }
