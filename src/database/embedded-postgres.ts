@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { EmbeddedSocketServer, ProtocolHandlerClass } from './embedded-socket-server';
 
 /** Where a running embedded database can be reached; written to DATA_DIR so other processes can find it. */
 export interface EmbeddedEndpoint {
@@ -25,13 +25,14 @@ const SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
 
 /**
  * PostgreSQL compiled to WebAssembly (PGlite), served on a loopback TCP port so the ordinary `pg` driver, and
- * therefore the same TypeORM code path as production, talks to it. Only one process may open a data directory:
+ * therefore the same TypeORM code path as production, talks to it, LISTEN/NOTIFY included (see
+ * EmbeddedSocketServer). Only one process may open a data directory:
  * the first one takes a lock file naming its endpoint; others read it and connect there.
  */
 export class EmbeddedPostgres {
   private constructor(
     private readonly db: Pick<PGlite, 'close'>,
-    private readonly server: Pick<PGLiteSocketServer, 'stop'>,
+    private readonly server: Pick<EmbeddedSocketServer, 'stop'>,
     private readonly lockPath: string | undefined,
     readonly endpoint: EmbeddedEndpoint,
   ) {}
@@ -46,11 +47,11 @@ export class EmbeddedPostgres {
     try {
       // Loaded only when used, so a service on DATABASE_URL does not carry PGlite's modules.
       const { PGlite } = await import('@electric-sql/pglite');
-      const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+      const { PGLiteSocketHandler } = await import('@electric-sql/pglite-socket');
       const db = await PGlite.create({ ...(dataDir ? { dataDir: join(dataDir, 'pgdata') } : {}), postgresqlconf: SETTINGS });
-      const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: MAX_CONNECTIONS });
-      await server.start();
-      const port = Number(server.getServerConn().split(':').pop());
+      // Its declared constructor names pglite-socket's own queue class; the server's queue has the same methods.
+      const server = new EmbeddedSocketServer(db, PGLiteSocketHandler as unknown as ProtocolHandlerClass, MAX_CONNECTIONS);
+      const port = await server.start('127.0.0.1');
       const endpoint = { pid: process.pid, host: '127.0.0.1', port };
       if (lockPath) writeFileSync(lockPath, JSON.stringify(endpoint));
       return new EmbeddedPostgres(db, server, lockPath, endpoint);

@@ -1,0 +1,267 @@
+import { createServer, Server, Socket } from 'node:net';
+import type { PGlite } from '@electric-sql/pglite';
+
+/** pglite-socket's PGLiteSocketHandler: reads one connection's protocol messages and hands them to a queue. */
+interface ProtocolHandler extends EventTarget {
+  readonly handlerId: number;
+  attach(socket: Socket): Promise<unknown>;
+  detach(close?: boolean): Promise<unknown>;
+}
+export type ProtocolHandlerClass = new (options: { queryQueue: QueueFacade; closeOnDetach?: boolean }) => ProtocolHandler;
+interface QueueFacade {
+  enqueue(handler: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number>;
+  getQueueLength(): number;
+  clearQueueForHandler(handler: number): void;
+  clearTransactionIfNeeded(handler: number): Promise<void>;
+}
+type Session = Pick<PGlite, 'waitReady' | 'runExclusive' | 'execProtocolRaw' | 'execProtocolRawStream' | 'isInTransaction'>;
+
+interface Job {
+  handler: number;
+  message: Uint8Array;
+  onData: (data: Uint8Array) => void;
+  resolve: (bytes: number) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Connection {
+  handler: ProtocolHandler;
+  socket: Socket;
+  /** Channels this connection LISTENs on. */
+  channels: Set<string>;
+}
+
+const NOTIFICATION_RESPONSE = 0x41; // 'A'
+const SIMPLE_QUERY = 0x51; // 'Q'
+/** Messages after which a connection's extended-protocol batch is still open (Parse, Bind, Describe, Execute, Close, Flush). */
+const BATCH_OPEN = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
+const SYNC = Uint8Array.from([0x53, 0, 0, 0, 4]);
+const ROLLBACK = simpleQuery('ROLLBACK');
+const LISTEN = /^\s*(UN)?LISTEN\s+(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_$]*))\s*;?\s*$/i;
+
+/**
+ * PGlite served on a loopback TCP port to the ordinary `pg` driver, with pglite-socket's connection handler
+ * reading the protocol. This replaces pglite-socket's server and query queue for two reasons:
+ *
+ * - PGlite is ONE session. pglite-socket keeps a connection on it for a whole transaction, but not for an
+ *   extended-protocol batch: another connection's simple query between a Parse and its Bind destroys the
+ *   unnamed statement. Here a connection keeps the session until it sends Sync (or a simple query) and, inside
+ *   a transaction, until the transaction ends.
+ * - PostgreSQL delivers a NOTIFY to every session that LISTENs on its channel. PGlite, one session, writes it
+ *   into the output of whichever connection committed, where no listener sees it. Here notifications are taken
+ *   out of every output and written to each connection that LISTENed on the channel, between messages, as a
+ *   server would. (UNLISTEN on one connection stops PGlite's session listening for all of them.)
+ */
+export class EmbeddedSocketServer {
+  private server?: Server;
+  private readonly connections = new Map<number, Connection>();
+  private readonly queue: Job[] = [];
+  /** The connection that holds the session: mid-batch or inside a transaction. */
+  private owner?: number;
+  private batchOpen = false;
+  private draining = false;
+  private running?: Job;
+
+  constructor(
+    private readonly db: Session,
+    private readonly Handler: ProtocolHandlerClass,
+    private readonly maxConnections: number,
+  ) {}
+
+  /** Listens on `host`, a free port; resolves to the port. */
+  async start(host: string): Promise<number> {
+    await this.db.waitReady;
+    const server = createServer((socket) => void this.accept(socket));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, host, () => resolve());
+    });
+    return (server.address() as { port: number }).port;
+  }
+
+  async stop(): Promise<void> {
+    for (const { handler } of this.connections.values()) await handler.detach(true);
+    this.connections.clear();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = undefined;
+  }
+
+  private async accept(socket: Socket): Promise<void> {
+    if (this.connections.size >= this.maxConnections) {
+      socket.end('Too many connections\n');
+      return;
+    }
+    const handler = new this.Handler({ queryQueue: this.queueFacade(), closeOnDetach: true });
+    this.connections.set(handler.handlerId, { handler, socket, channels: new Set() });
+    const forget = () => this.connections.delete(handler.handlerId);
+    handler.addEventListener('close', forget);
+    handler.addEventListener('error', forget);
+    await handler.attach(socket);
+  }
+
+  /** What pglite-socket's handler calls: its own queue's methods, served by this server. */
+  private queueFacade(): QueueFacade {
+    return {
+      enqueue: (handler: number, message: Uint8Array, onData: (data: Uint8Array) => void) =>
+        new Promise<number>((resolve, reject) => {
+          this.queue.push({ handler, message, onData, resolve, reject });
+          void this.drain();
+        }),
+      getQueueLength: () => this.queue.length,
+      clearQueueForHandler: (handler: number) => {
+        for (let index = this.queue.length - 1; index >= 0; index--) {
+          if (this.queue[index].handler !== handler) continue;
+          this.queue.splice(index, 1)[0].reject(new Error('Handler disconnected'));
+        }
+      },
+      clearTransactionIfNeeded: (handler: number) => this.release(handler),
+    };
+  }
+
+  /** A connection went away: if it held the session, end its batch and roll its transaction back. */
+  private async release(handler: number): Promise<void> {
+    this.connections.delete(handler);
+    // A message of its own still running: run() settles the session when it finishes.
+    if (this.running?.handler === handler || this.owner !== handler) return;
+    await this.settleAbandoned();
+    void this.drain();
+  }
+
+  private async settleAbandoned(): Promise<void> {
+    await this.db.runExclusive(async () => {
+      if (this.batchOpen) await this.db.execProtocolRaw(SYNC);
+      if (this.db.isInTransaction()) await this.db.execProtocolRaw(ROLLBACK);
+    });
+    this.owner = undefined;
+    this.batchOpen = false;
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (;;) {
+        const index = this.owner === undefined ? 0 : this.queue.findIndex((job) => job.handler === this.owner);
+        if (index < 0 || index >= this.queue.length) break;
+        const [job] = this.queue.splice(index, 1);
+        await this.run(job);
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async run(job: Job): Promise<void> {
+    const type = job.message[0];
+    if (type === SIMPLE_QUERY) this.trackListen(job.handler, job.message);
+    const framer = new OutputFramer();
+    let bytes = 0;
+    this.running = job;
+    try {
+      await this.db.runExclusive(() =>
+        this.db.execProtocolRawStream(job.message, {
+          onRawData: (chunk) => {
+            const passed = framer.push(chunk);
+            bytes += passed.length;
+            if (passed.length > 0) job.onData(passed);
+          },
+        }),
+      );
+    } catch (error) {
+      job.reject(error);
+      return;
+    } finally {
+      this.running = undefined;
+    }
+    this.batchOpen = BATCH_OPEN.has(type);
+    this.owner = this.batchOpen || this.db.isInTransaction() ? job.handler : undefined;
+    if (this.owner !== undefined && !this.connections.has(this.owner)) await this.settleAbandoned();
+    for (const notification of framer.notifications) this.relay(notification);
+    job.resolve(bytes);
+  }
+
+  private trackListen(handler: number, message: Uint8Array): void {
+    const match = LISTEN.exec(Buffer.from(message.subarray(5, message.length - 1)).toString('utf8'));
+    const connection = this.connections.get(handler);
+    if (!match || !connection) return;
+    const channel = match[2] ?? match[3].toLowerCase();
+    if (match[1]) connection.channels.delete(channel);
+    else connection.channels.add(channel);
+  }
+
+  /** A NotificationResponse (`A`, length, pid, channel, payload) to every connection listening on its channel. */
+  private relay(notification: Buffer): void {
+    const end = notification.indexOf(0, 9);
+    const channel = notification.subarray(9, end).toString('utf8');
+    for (const { channels, socket } of this.connections.values()) {
+      if (channels.has(channel) && socket.writable) socket.write(notification);
+    }
+  }
+}
+
+function simpleQuery(sql: string): Uint8Array {
+  const text = Buffer.from(`${sql}\0`, 'utf8');
+  const message = Buffer.alloc(5 + text.length);
+  message[0] = SIMPLE_QUERY;
+  message.writeInt32BE(4 + text.length, 1);
+  text.copy(message, 5);
+  return message;
+}
+
+/**
+ * Splits one exec's output into protocol messages as it streams: NotificationResponses are kept aside, every
+ * other byte passes through unchanged (and uncopied when a chunk holds no notification).
+ */
+export class OutputFramer {
+  readonly notifications: Buffer[] = [];
+  private readonly header = Buffer.alloc(5);
+  private headerBytes = 0;
+  private remaining = 0;
+  private kept?: Buffer[];
+
+  push(chunk: Uint8Array): Uint8Array {
+    const passed: Uint8Array[] = [];
+    // Whether what passes is exactly `chunk`: nothing kept back, nothing carried over from the chunk before.
+    let whole = true;
+    let offset = 0;
+    while (offset < chunk.length) {
+      if (this.headerBytes < 5) {
+        if (this.headerBytes > 0) whole = false;
+        const take = Math.min(5 - this.headerBytes, chunk.length - offset);
+        this.header.set(chunk.subarray(offset, offset + take), this.headerBytes);
+        this.headerBytes += take;
+        offset += take;
+        if (this.headerBytes < 5) {
+          whole = false;
+          break;
+        }
+        this.remaining = this.header.readInt32BE(1) - 4;
+        if (this.header[0] === NOTIFICATION_RESPONSE) {
+          this.kept = [Buffer.from(this.header)];
+          whole = false;
+        } else {
+          passed.push(Buffer.from(this.header));
+        }
+      }
+      const take = Math.min(this.remaining, chunk.length - offset);
+      if (take > 0) {
+        const piece = chunk.subarray(offset, offset + take);
+        if (this.kept) {
+          this.kept.push(Buffer.from(piece));
+          whole = false;
+        } else {
+          passed.push(piece);
+        }
+        this.remaining -= take;
+        offset += take;
+      }
+      if (this.remaining === 0) {
+        if (this.kept) this.notifications.push(Buffer.concat(this.kept));
+        this.kept = undefined;
+        this.headerBytes = 0;
+      }
+    }
+    return whole ? chunk : Buffer.concat(passed);
+  }
+}
