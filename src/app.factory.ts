@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { NestFactory } from '@nestjs/core';
@@ -11,6 +12,7 @@ import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-pars
 import { RouteTable } from './common/route-table';
 import { createLogger } from './common/logging';
 import { AppConfig } from './config/app-config';
+import { ReadScope } from './database/read-scope';
 import { ShutdownState } from './health/shutdown-state';
 import { Metrics } from './metrics/metrics';
 import { serveOpenApi } from './openapi/document';
@@ -60,9 +62,16 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   const fastify = app.getHttpAdapter().getInstance();
   app.get(RouteTable).attach(fastify);
   registerRawBodyReader(fastify);
-  fastify.addHook('onRequest', async (request, reply) => {
+  const arrivals = new WeakMap<object, number>();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    arrivals.set(request, performance.now());
     reply.header('x-request-id', request.id);
+    done();
   });
+  // Guards, pipes and handlers run inside the request's read scope: the read model answers from memory only
+  // what is current as of the request's arrival (ReadModel.inSync). Entered once the body is read, since the
+  // reading does not carry the asynchronous context.
+  fastify.addHook('preHandler', (request, _reply, done) => ReadScope.run(arrivals.get(request) ?? performance.now(), done));
   // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere and the
   // server's close is not held up by connections that turn idle after it began.
   app.get(Metrics).observeHttp(fastify);

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { InvalidRequestError } from '../common/common.errors';
-import { TenantId } from '../common/tenant-id';
+import { asTenantId, TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
+import { ReadModel } from '../database/read-model';
+import { ReadThroughCache } from '../database/read-through-cache';
 import { DestinationGuard } from '../webhooks/destination-guard';
 import { WebhookService } from '../webhooks/webhook.service';
 import { parseWebhookUrl } from '../webhooks/webhook-url';
@@ -15,7 +17,6 @@ import { ActionDto } from './dto/action.response';
 import { CreateActionRequest } from './dto/create-action.request';
 import { UpdateActionRequest } from './dto/update-action.request';
 import { JsonSchemaCompiler } from './json-schema-compiler';
-import { ShortLivedCache } from '../common/short-lived-cache';
 
 export interface ExecutableAction {
   id: string;
@@ -25,11 +26,19 @@ export interface ExecutableAction {
   version: string;
 }
 
+/** A tenant's actions as the read model keeps them: what GET, the list and executions serve. */
+interface TenantActions {
+  list: ActionDto[];
+  byName: Map<string, { dto: ActionDto; executable: ExecutableAction }>;
+  /** The JSON size of the definitions, what the read model's memory budget counts. */
+  bytes: number;
+}
+
 /** Registering and managing a tenant's actions (spec 4, contract "Actions"). Exported for the admin backend. */
 @Injectable()
 export class ActionsService {
-  /** Executable actions by tenant and name, so running one does not read it every time (EXECUTION_CACHE_TTL_MS). */
-  private readonly executable: ShortLivedCache<ExecutableAction>;
+  /** Every tenant's actions, served from memory and kept exact across replicas (ReadModel). */
+  private readonly catalog: ReadThroughCache<TenantActions>;
 
   constructor(
     private readonly actions: ActionsRepository,
@@ -39,30 +48,32 @@ export class ActionsService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    readModel: ReadModel,
   ) {
-    this.executable = new ShortLivedCache(config.executionCacheTtlMs);
+    this.catalog = readModel.cache({
+      name: 'actions',
+      table: 'actions',
+      maxSize: config.readModelCacheMb * 1024 * 1024,
+      sizeOf: (actions) => actions.bytes,
+      load: async (tenantId) => {
+        const { version, value } = await this.actions.snapshotOfTenant(asTenantId(tenantId));
+        return { version, value: this.catalogOf(value) };
+      },
+    });
   }
 
+  /** Every action of the tenant, ordered by name. The list is shared: callers must not change it. */
   async list(tenantId: TenantId): Promise<ActionDto[]> {
-    return (await this.actions.listByTenant(tenantId)).map((action) => this.map(action));
+    return (await this.catalog.get(tenantId)).list;
   }
 
   async get(tenantId: TenantId, name: string): Promise<ActionDto> {
-    return this.map(await this.require(tenantId, name));
+    return (await this.findServed(tenantId, name)).dto;
   }
 
   /** What running an action needs; `version` changes whenever the action does (for caching its validator). */
-  findExecutable(tenantId: TenantId, name: string): Promise<ExecutableAction> {
-    return this.executable.get(executableKey(tenantId, name), async () => {
-      const action = await this.require(tenantId, name);
-      return {
-        id: action.id,
-        name: action.name,
-        webhookUrl: action.webhookUrl,
-        jsonSchema: action.jsonSchema,
-        version: `${action.id}@${action.updatedAt.getTime()}`,
-      };
-    });
+  async findExecutable(tenantId: TenantId, name: string): Promise<ExecutableAction> {
+    return (await this.findServed(tenantId, name)).executable;
   }
 
   /**
@@ -111,15 +122,38 @@ export class ActionsService {
     if (request.webhook_url !== undefined) changes.webhookUrl = request.webhook_url;
     if (request.json_schema !== undefined) changes.jsonSchema = request.json_schema;
     const updated = await this.actions.update(tenantId, name, changes, this.clock.now());
-    this.executable.forget(executableKey(tenantId, name));
     if (!updated) throw new ActionNotFoundError();
     return this.map(updated);
   }
 
   async delete(tenantId: TenantId, name: string): Promise<void> {
     const deleted = isActionName(name) && (await this.actions.delete(tenantId, name));
-    this.executable.forget(executableKey(tenantId, name));
     if (!deleted) throw new ActionNotFoundError();
+  }
+
+  private async findServed(tenantId: TenantId, name: string): Promise<{ dto: ActionDto; executable: ExecutableAction }> {
+    const found = isActionName(name) ? (await this.catalog.get(tenantId)).byName.get(name) : undefined;
+    if (!found) throw new ActionNotFoundError();
+    return found;
+  }
+
+  private catalogOf(actions: Action[]): TenantActions {
+    const byName = new Map<string, { dto: ActionDto; executable: ExecutableAction }>();
+    let bytes = 0;
+    const list = actions.map((action) => {
+      const dto = this.map(action);
+      bytes += JSON.stringify(dto).length;
+      const executable = {
+        id: action.id,
+        name: action.name,
+        webhookUrl: action.webhookUrl,
+        jsonSchema: action.jsonSchema,
+        version: `${action.id}@${action.updatedAt.getTime()}`,
+      };
+      byName.set(action.name, { dto, executable });
+      return dto;
+    });
+    return { list, byName, bytes };
   }
 
   private async require(tenantId: TenantId, name: string): Promise<Action> {
@@ -153,5 +187,3 @@ export class ActionsService {
     };
   }
 }
-
-const executableKey = (tenantId: TenantId, name: string): string => `${tenantId}/${name}`;

@@ -2,16 +2,23 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
-import { hotRead } from '../database/hot-read';
+import { DatabasePool } from '../database/database-pool';
+import { Snapshot } from '../database/read-through-cache';
 import { TenantStatus } from '../tenancy/tenant.entity';
 import { ApiToken } from './api-token.entity';
-import { TOKEN_BY_HASH_SQL, TOKEN_BY_ID_SQL } from './api-tokens.sql';
+import { TOKEN_BY_HASH_SQL, TOKEN_STANDING_SNAPSHOT_SQL } from './api-tokens.sql';
 
 export interface ApiTokenWithTenantStatus {
   token: ApiToken;
   tenantStatus: TenantStatus;
 }
 
+/** What a bearer check needs of an API token (its tenant's status is the tenancy module's). */
+export interface TokenStanding {
+  tenantId: string;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
 
 interface ApiTokenRow {
   id: string;
@@ -30,7 +37,10 @@ interface ApiTokenRow {
 export class ApiTokensRepository {
   private readonly tokens: Repository<ApiToken>;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly pool: DatabasePool,
+  ) {
     this.tokens = dataSource.getRepository(ApiToken);
   }
 
@@ -52,20 +62,18 @@ export class ApiTokensRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  findByHashWithTenantStatus(tokenHash: string): Promise<ApiTokenWithTenantStatus | null> {
-    return this.findWithTenantStatus(TOKEN_BY_HASH_SQL, tokenHash);
+  /** The standing of token `id` (a UUID), null when there is no such token, for the read model. */
+  async standingSnapshot(id: string): Promise<Snapshot<TokenStanding | null>> {
+    const [row] = await this.pool.query<{ read_version: string; tenant_id: string | null; expires_at: Date | null; revoked_at: Date | null }>(
+      TOKEN_STANDING_SNAPSHOT_SQL,
+      [id],
+    );
+    const value = row.tenant_id === null ? null : { tenantId: row.tenant_id, expiresAt: row.expires_at, revokedAt: row.revoked_at };
+    return { version: Number(row.read_version), value };
   }
 
-  findByIdWithTenantStatus(id: string): Promise<ApiTokenWithTenantStatus | null> {
-    return this.findWithTenantStatus(TOKEN_BY_ID_SQL, id);
-  }
-
-  async touchLastUsed(id: string, at: Date): Promise<void> {
-    await this.tokens.update({ id }, { lastUsedAt: at });
-  }
-
-  private async findWithTenantStatus(sql: string, value: string): Promise<ApiTokenWithTenantStatus | null> {
-    const rows = await hotRead<ApiTokenRow>(this.dataSource, sql, [value]);
+  async findByHashWithTenantStatus(tokenHash: string): Promise<ApiTokenWithTenantStatus | null> {
+    const rows = await this.pool.query<ApiTokenRow>(TOKEN_BY_HASH_SQL, [tokenHash]);
     if (rows.length === 0) return null;
     const [row] = rows;
     const token = Object.assign(new ApiToken(), {
@@ -80,5 +88,9 @@ export class ApiTokensRepository {
       revokedAt: row.revoked_at,
     });
     return { token, tenantStatus: row.tenant_status };
+  }
+
+  async touchLastUsed(id: string, at: Date): Promise<void> {
+    await this.tokens.update({ id }, { lastUsedAt: at });
   }
 }

@@ -1,28 +1,44 @@
 import { Injectable } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
+import { InvalidRequestError } from '../common/common.errors';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
+import { ReadModel } from '../database/read-model';
+import { ReadThroughCache } from '../database/read-through-cache';
+import { TenancyService } from '../tenancy/tenancy.service';
 import { ApiToken } from './api-token.entity';
 import { ApiTokenDto } from './api-token.dto';
 import { ApiTokenNotFoundError, InvalidApiTokenError } from './auth.errors';
-import { ApiTokensRepository, ApiTokenWithTenantStatus } from './api-tokens.repository';
+import { ApiTokensRepository, ApiTokenWithTenantStatus, TokenStanding } from './api-tokens.repository';
 import { Principal } from './principal';
-import { PrincipalCache } from './principal-cache';
 import { generateApiToken, hashApiToken, sameDigest } from './token-credentials';
+
+/** The most API tokens whose standing the read model keeps in memory. */
+const STANDINGS_KEPT = 100_000;
 
 /** API tokens: issued and revoked by the admin panel, checked at the token exchange and on every bearer call. */
 @Injectable()
 export class ApiTokensService {
+  /** Every token's standing, for the bearer check, served from memory and kept exact across replicas (ReadModel). */
+  private readonly standings: ReadThroughCache<TokenStanding | null>;
+
   constructor(
     private readonly tokens: ApiTokensRepository,
-    private readonly cache: PrincipalCache,
+    private readonly tenancy: TenancyService,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-  ) {}
+    readModel: ReadModel,
+  ) {
+    this.standings = readModel.cache({ name: 'api_tokens', table: 'api_tokens', maxSize: STANDINGS_KEPT, load: (id) => this.tokens.standingSnapshot(id) });
+  }
 
-  /** Issues a token; its plaintext is in this response and nowhere else, ever. */
-  async create(tenantId: TenantId, name: string, expiresAt: Date | null = null): Promise<ApiTokenDto> {
+  /**
+   * Issues a token; its plaintext is in this response and nowhere else, ever. `expiresAt`, when given, must be
+   * a date-time in the future (an RFC 3339 text or a Date).
+   */
+  async create(tenantId: TenantId, name: string, expiresAt: string | Date | null = null): Promise<ApiTokenDto> {
+    const expiry = this.expiryOf(expiresAt);
     const { token, hash, prefix } = generateApiToken();
     const entity = Object.assign(new ApiToken(), {
       id: this.ids.next(),
@@ -31,7 +47,7 @@ export class ApiTokensService {
       prefix,
       tokenHash: hash,
       createdAt: this.clock.now(),
-      expiresAt,
+      expiresAt: expiry,
       lastUsedAt: null,
       revokedAt: null,
     });
@@ -43,11 +59,11 @@ export class ApiTokensService {
     return (await this.tokens.listByTenant(tenantId)).map((token) => this.map(token));
   }
 
+  /** Revokes the token: the bearer tokens minted from it stop working at the next request, on every replica. */
   async revoke(tenantId: TenantId, id: string): Promise<void> {
     const existing = isUuid(id) ? await this.tokens.findByTenantAndId(tenantId, id) : null;
     if (!existing) throw new ApiTokenNotFoundError();
     await this.tokens.revoke(tenantId, id, this.clock.now());
-    this.cache.forgetToken(id);
   }
 
   /** Checks a plaintext API token; unknown, revoked, expired and disabled-tenant tokens look the same. */
@@ -61,17 +77,27 @@ export class ApiTokensService {
 
   /** Whether a bearer token minted from `apiTokenId` for `tenantId` may still be used. */
   async isUsable(apiTokenId: string, tenantId: string): Promise<boolean> {
-    const known = this.cache.isValid(apiTokenId, tenantId);
-    if (known !== undefined) return known;
-    const found = isUuid(apiTokenId) ? await this.tokens.findByIdWithTenantStatus(apiTokenId) : null;
-    const valid = found !== null && found.token.tenantId === tenantId && this.stands(found);
-    this.cache.remember(apiTokenId, found?.token.tenantId ?? tenantId, valid, found?.token.expiresAt ?? null);
-    return valid;
+    if (!isUuid(apiTokenId)) return false;
+    const [standing, tenantActive] = await Promise.all([this.standings.get(apiTokenId), this.tenancy.isActive(tenantId)]);
+    return standing !== null && standing.tenantId === tenantId && tenantActive && this.isCurrent(standing);
   }
 
   private stands({ token, tenantStatus }: ApiTokenWithTenantStatus): boolean {
-    if (token.revokedAt !== null || tenantStatus !== 'active') return false;
+    return tenantStatus === 'active' && this.isCurrent(token);
+  }
+
+  /** Neither revoked nor expired. */
+  private isCurrent(token: { revokedAt: Date | null; expiresAt: Date | null }): boolean {
+    if (token.revokedAt !== null) return false;
     return token.expiresAt === null || token.expiresAt.getTime() > this.clock.now().getTime();
+  }
+
+  private expiryOf(expiresAt: string | Date | null): Date | null {
+    if (expiresAt === null) return null;
+    const expiry = typeof expiresAt === 'string' ? new Date(expiresAt) : expiresAt;
+    if (Number.isNaN(expiry.getTime())) throw new InvalidRequestError('expires_at: must be an ISO 8601 date-time');
+    if (expiry.getTime() <= this.clock.now().getTime()) throw new InvalidRequestError('expires_at: must be in the future');
+    return expiry;
   }
 
   private map(token: ApiToken): ApiTokenDto {

@@ -3,12 +3,12 @@ import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '../config/app-config';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { TenancyModule } from '../tenancy/tenancy.module';
 import { ApiTokensRepository } from './api-tokens.repository';
 import { ApiTokensService } from './api-tokens.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { jwtSecretKey } from './jwt-secret';
 import { JwtStrategy } from './jwt.strategy';
-import { PrincipalCache } from './principal-cache';
 import { TokenExchangeController } from './token-exchange.controller';
 import { TokenExchangeService } from './token-exchange.service';
 
@@ -16,6 +16,7 @@ import { TokenExchangeService } from './token-exchange.service';
   imports: [
     PassportModule,
     RateLimitModule,
+    TenancyModule,
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
@@ -26,7 +27,7 @@ import { TokenExchangeService } from './token-exchange.service';
     }),
   ],
   controllers: [TokenExchangeController],
-  providers: [ApiTokensRepository, ApiTokensService, PrincipalCache, JwtStrategy, BearerAuthGuard, TokenExchangeService],
-  exports: [ApiTokensService, PrincipalCache, JwtStrategy, BearerAuthGuard, TokenExchangeService],
+  providers: [ApiTokensRepository, ApiTokensService, JwtStrategy, BearerAuthGuard, TokenExchangeService],
+  exports: [ApiTokensService, JwtStrategy, BearerAuthGuard, TokenExchangeService],
 })
 export class AuthModule {}

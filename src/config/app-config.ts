@@ -10,11 +10,10 @@ export class AppConfig {
   /** The longest a query may take, on the server and as the client waits for it, before the request is a 503. */
   readonly databaseStatementTimeoutMs: number;
   /**
-   * How long an execution may reuse an action's definition and the tenant's HMAC keys once read. Changes made
-   * through this process take effect at once; through another process (a replica, the admin backend), within
-   * this time. 0: read them for every execution.
+   * The most action definitions the read model keeps in memory, in MB of their JSON; the least recently used
+   * tenants' actions are read again when needed (see ReadModel).
    */
-  readonly executionCacheTtlMs: number;
+  readonly readModelCacheMb: number;
   readonly dataDir: string;
   readonly redisUrl?: string;
   readonly jwt: {

@@ -32,8 +32,8 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
   DATABASE_STATEMENT_TIMEOUT_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60_000)
-  EXECUTION_CACHE_TTL_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65_536)
+  READ_MODEL_CACHE_MB?: number;
 
   @IsOptional() @Transform(emptyToUndefined) @IsString()
   DATA_DIR?: string;

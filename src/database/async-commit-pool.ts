@@ -1,14 +1,7 @@
 import { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
+import { DatabaseSettings } from './database-settings';
 
 const CONNECTIONS = 2;
-
-interface PoolSettings {
-  max?: number;
-  connectionTimeoutMillis?: number;
-  statement_timeout?: number;
-  query_timeout?: number;
-}
 
 /**
  * Connections with `synchronous_commit = off`, for log rows written on a request's hot path. A commit then
@@ -19,18 +12,12 @@ interface PoolSettings {
  *
  * `undefined` (use the main pool) when the database allows only one connection, as the embedded one does.
  */
-export function asyncCommitPool(dataSource: DataSource): Pool | undefined {
-  // The options dataSourceOptions() built: the same server and timeouts as the main pool.
-  const options = dataSource.options as { url?: string; extra?: PoolSettings };
-  const extra = options.extra ?? {};
-  if (!options.url || (extra.max ?? 10) < 2) return undefined;
+export function asyncCommitPool(settings: DatabaseSettings): Pool | undefined {
+  if (settings.embedded || settings.poolSize < 2) return undefined;
   const pool = new Pool({
-    connectionString: options.url,
+    ...settings.poolOptions(),
+    connectionString: settings.url,
     max: CONNECTIONS,
-    connectionTimeoutMillis: extra.connectionTimeoutMillis,
-    idleTimeoutMillis: 30_000,
-    statement_timeout: extra.statement_timeout,
-    query_timeout: extra.query_timeout,
     options: '-c synchronous_commit=off',
   });
   // An idle connection the server dropped: the pool discards it and opens another on the next query.

@@ -1,5 +1,6 @@
 import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { DatabaseSettings } from './database-settings';
 import { ENTITIES, MIGRATIONS } from './schema';
 
 /** One description of the database for the app and the TypeORM command line. */
@@ -13,17 +14,6 @@ export function dataSourceOptions(config: AppConfig, url: string, embedded: bool
     migrationsTransactionMode: 'all',
     synchronize: false,
     logging: ['error', 'warn', 'migration'],
-    extra: {
-      // PGlite is one session behind a multiplexer that interleaves the protocol messages of concurrent
-      // connections (a Bind of one lands between the Parse and Execute of another), so the embedded database
-      // gets exactly one connection; it runs one statement at a time anyway.
-      max: embedded ? 1 : config.databasePoolSize,
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-      // The server cancels a slow statement; the client also stops waiting, for a database that does not answer
-      // at all (a network that drops packets, a server that hangs), so a request is a prompt 503, not a hang.
-      statement_timeout: config.databaseStatementTimeoutMs,
-      query_timeout: config.databaseStatementTimeoutMs + 1_000,
-    },
+    extra: DatabaseSettings.of(config, url, embedded).poolOptions(),
   };
 }

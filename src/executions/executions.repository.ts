@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, LessThan, QueryFailedError, Repository } from 'typeorm';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { asyncCommitPool } from '../database/async-commit-pool';
+import { DatabaseSettings } from '../database/database-settings';
 import { TenantId } from '../common/tenant-id';
 import { Execution } from './execution.entity';
 
@@ -23,9 +24,12 @@ export class ExecutionsRepository implements OnApplicationShutdown {
   /** Executions finishing together are stored with one multi-row INSERT (see BatchQueue). */
   private readonly inserts = new BatchQueue<Execution, InsertResult>((batch) => this.insertBatch(batch), MAX_BATCH);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    settings: DatabaseSettings,
+  ) {
     this.executions = dataSource.getRepository(Execution);
-    this.logPool = asyncCommitPool(dataSource);
+    this.logPool = asyncCommitPool(settings);
   }
 
   async onApplicationShutdown(): Promise<void> {

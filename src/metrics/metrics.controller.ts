@@ -1,14 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DatabasePool } from '../database/database-pool';
 import { Metrics } from './metrics';
-
-interface PgPool {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
 
 /** Prometheus text at /metrics, outside the versioned prefix and the rate limit (keep it off the public ingress). */
 @ApiExcludeController()
@@ -16,18 +9,16 @@ interface PgPool {
 export class MetricsController {
   constructor(
     private readonly metrics: Metrics,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly pool: DatabasePool,
   ) {}
 
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   async scrape(): Promise<string> {
-    const pool = (this.dataSource.driver as unknown as { master?: PgPool }).master;
-    if (pool) {
-      this.metrics.databasePool.set({ state: 'total' }, pool.totalCount);
-      this.metrics.databasePool.set({ state: 'idle' }, pool.idleCount);
-      this.metrics.databasePool.set({ state: 'waiting' }, pool.waitingCount);
-    }
+    const { total, idle, waiting } = this.pool.stats();
+    this.metrics.databasePool.set({ state: 'total' }, total);
+    this.metrics.databasePool.set({ state: 'idle' }, idle);
+    this.metrics.databasePool.set({ state: 'waiting' }, waiting);
     return this.metrics.registry.metrics();
   }
 }

@@ -46,6 +46,25 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly readModelReads = new Counter({
+    name: 'read_model_reads_total',
+    help: 'Reads of the read model (actions, API tokens, tenants, HMAC keys) by what answered them: memory or the database',
+    labelNames: ['cache', 'source'] as const,
+    registers: [this.registry],
+  });
+
+  readonly readModelListening = new Gauge({
+    name: 'read_model_listening',
+    help: '1 while the connection that listens for changes is up and in sync, else 0 (reads then go to the database)',
+    registers: [this.registry],
+  });
+
+  readonly readModelResets = new Counter({
+    name: 'read_model_resets_total',
+    help: 'Times the read model forgot everything it held (listener connected, lost or out of step)',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

@@ -3,19 +3,30 @@ import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
+import { ReadModel } from '../database/read-model';
+import { ReadThroughCache } from '../database/read-through-cache';
 import { TenantDto } from './tenant.dto';
 import { Tenant, TenantStatus } from './tenant.entity';
 import { TenantNotFoundError } from './tenancy.errors';
 import { TenantsRepository } from './tenants.repository';
 
+/** The most tenants whose status the read model keeps in memory. */
+const STATUSES_KEPT = 100_000;
+
 /** Tenants: created, renamed, disabled and re-enabled by the admin panel. Exported for the admin backend. */
 @Injectable()
 export class TenancyService {
+  /** Every tenant's status, for the bearer check, served from memory and kept exact across replicas (ReadModel). */
+  private readonly statuses: ReadThroughCache<TenantStatus | null>;
+
   constructor(
     private readonly tenants: TenantsRepository,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-  ) {}
+    readModel: ReadModel,
+  ) {
+    this.statuses = readModel.cache({ name: 'tenants', table: 'tenants', maxSize: STATUSES_KEPT, load: (id) => this.tenants.statusSnapshot(id) });
+  }
 
   async create(name: string): Promise<TenantDto> {
     const now = this.clock.now();
@@ -45,8 +56,9 @@ export class TenancyService {
     return asTenantId((await this.require(id)).id);
   }
 
+  /** Whether tenant `id` exists and is active; a disabled tenant is refused at the next request on every replica. */
   async isActive(id: string): Promise<boolean> {
-    return (await this.tenants.findById(id))?.status === 'active';
+    return isUuid(id) && (await this.statuses.get(id)) === 'active';
   }
 
   private async require(id: string): Promise<Tenant> {

@@ -2,14 +2,33 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
+import { DatabasePool } from '../database/database-pool';
+import { Snapshot } from '../database/read-through-cache';
 import { HmacKey } from './hmac-key.entity';
+import { ACTIVE_KEYS_SNAPSHOT_SQL } from './hmac-keys.sql';
+
+/** An active key as stored: the ciphertext is bound to the id (AES-GCM associated data). */
+export interface SealedKey {
+  id: string;
+  keyCiphertext: string;
+}
 
 @Injectable()
 export class HmacKeysRepository {
   private readonly keys: Repository<HmacKey>;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly pool: DatabasePool,
+  ) {
     this.keys = dataSource.getRepository(HmacKey);
+  }
+
+  /** The tenant's active keys, newest first, for the read model. */
+  async activeSnapshot(tenantId: TenantId): Promise<Snapshot<SealedKey[]>> {
+    const rows = await this.pool.query<{ read_version: string; id: string | null; key_ciphertext: string }>(ACTIVE_KEYS_SNAPSHOT_SQL, [tenantId]);
+    const value = rows.flatMap((row) => (row.id === null ? [] : [{ id: row.id, keyCiphertext: row.key_ciphertext }]));
+    return { version: Number(rows[0].read_version), value };
   }
 
   insert(key: HmacKey): Promise<unknown> {

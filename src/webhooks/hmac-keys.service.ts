@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
-import { TenantId } from '../common/tenant-id';
+import { asTenantId, TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
+import { ReadModel } from '../database/read-model';
+import { ReadThroughCache } from '../database/read-through-cache';
 import { HmacKey } from './hmac-key.entity';
 import { HmacKeyDto } from './hmac-key.dto';
-import { HmacKeysRepository } from './hmac-keys.repository';
+import { HmacKeysRepository, SealedKey } from './hmac-keys.repository';
 import { KeyCipher } from './key-cipher';
 import { HmacKeyNotFoundError } from './webhooks.errors';
-import { ShortLivedCache } from '../common/short-lived-cache';
-import { AppConfig } from '../config/app-config';
 
 /** The keys a tenant's deliveries are signed with: the newest active one signs the body, all active sign the header. */
 export interface SigningKeys {
@@ -18,20 +18,34 @@ export interface SigningKeys {
   all: string[];
 }
 
+/** The most tenants whose decrypted signing keys the read model keeps in memory. */
+const KEY_SETS_KEPT = 10_000;
+
 @Injectable()
 export class HmacKeysService {
   private readonly logger = new Logger('HmacKeys');
-  /** Decrypted signing keys by tenant, so an execution neither reads nor decrypts them every time. */
-  private readonly signing: ShortLivedCache<SigningKeys | undefined>;
+  /**
+   * Decrypted signing keys by tenant, so an execution neither reads nor decrypts them every time; kept exact
+   * across replicas (ReadModel): a revoked key signs nothing after the revocation is acknowledged.
+   */
+  private readonly signing: ReadThroughCache<SigningKeys | undefined>;
 
   constructor(
     private readonly keys: HmacKeysRepository,
     private readonly cipher: KeyCipher,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    config: AppConfig,
+    readModel: ReadModel,
   ) {
-    this.signing = new ShortLivedCache(config.executionCacheTtlMs);
+    this.signing = readModel.cache({
+      name: 'hmac_keys',
+      table: 'hmac_keys',
+      maxSize: KEY_SETS_KEPT,
+      load: async (tenantId) => {
+        const { version, value } = await this.keys.activeSnapshot(asTenantId(tenantId));
+        return { version, value: this.unseal(tenantId, value) };
+      },
+    });
   }
 
   /** Generates `whsec_<base64 of 32 random bytes>`: shown in this response only, kept encrypted. */
@@ -46,7 +60,6 @@ export class HmacKeysService {
       revokedAt: null,
     });
     await this.keys.insert(entity);
-    this.signing.forget(tenantId);
     const primaryId = (await this.keys.listActive(tenantId))[0]?.id;
     return { ...this.map(entity, primaryId), key };
   }
@@ -61,7 +74,6 @@ export class HmacKeysService {
     const existing = isUuid(id) ? await this.keys.findByTenantAndId(tenantId, id) : null;
     if (!existing) throw new HmacKeyNotFoundError();
     await this.keys.revoke(tenantId, id, this.clock.now());
-    this.signing.forget(tenantId);
   }
 
   /**
@@ -69,12 +81,12 @@ export class HmacKeysService {
    * no longer decrypts (stored under a previous ENCRYPTION_KEY) is skipped and reported, not fatal.
    */
   signingKeys(tenantId: TenantId): Promise<SigningKeys | undefined> {
-    return this.signing.get(tenantId, () => this.readSigningKeys(tenantId));
+    return this.signing.get(tenantId);
   }
 
-  private async readSigningKeys(tenantId: TenantId): Promise<SigningKeys | undefined> {
+  private unseal(tenantId: string, sealed: SealedKey[]): SigningKeys | undefined {
     const all: string[] = [];
-    for (const key of await this.keys.listActive(tenantId)) {
+    for (const key of sealed) {
       try {
         all.push(this.cipher.decrypt(key.keyCiphertext, key.id));
       } catch {

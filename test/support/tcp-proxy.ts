@@ -11,6 +11,8 @@ export class TcpProxy {
   port = 0;
   /** Milliseconds every chunk from the database is held back (0: none). */
   latencyMs = 0;
+  /** While held, what the database sends is kept back until release(). */
+  private held?: Array<() => void>;
 
   constructor(
     private readonly targetHost: string,
@@ -27,13 +29,34 @@ export class TcpProxy {
       }
       client.pipe(upstream);
       upstream.on('data', (chunk: Buffer) => {
-        if (this.latencyMs === 0) client.write(chunk);
-        else setTimeout(() => client.writable && client.write(chunk), this.latencyMs);
+        const send = () => client.writable && client.write(chunk);
+        if (this.held) this.held.push(send);
+        else if (this.latencyMs === 0) send();
+        else setTimeout(send, this.latencyMs);
       });
       upstream.on('end', () => client.end());
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  /** Nothing the database sends gets through, until release(): a slow network, a client that does not read. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Sends on, in order, what was held back. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const send of held) send();
+  }
+
+  /** The URL of `url`'s database through this proxy. */
+  urlTo(url: string): string {
+    const through = new URL(url);
+    through.host = `127.0.0.1:${this.port}`;
+    return through.toString();
   }
 
   /** The database goes away: open connections are cut and new ones refused. */

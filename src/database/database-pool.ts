@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/**
+ * The pg pool under TypeORM, for statements the service writes by hand (the read model's loads, the version
+ * checks): `DataSource.query()` creates, connects and releases a query runner per call and wraps the result,
+ * 4 KB of the 99 KB the service allocated per `GET /actions` request (docs/benchmarks.md). Same pool, same
+ * connections, same timeouts; errors are pg's own, which `isDatabaseUnavailable` reads the same way. This is
+ * the one place that reaches under TypeORM for it.
+ */
+@Injectable()
+export class DatabasePool {
+  private readonly pool: Pool;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.pool = (dataSource.driver as PostgresDriver).master as Pool;
+  }
+
+  // No named (prepared) statements: the embedded database is one session for every connection, where a second
+  // connection preparing the same name fails.
+  async query<Row>(sql: string, parameters: unknown[] = []): Promise<Row[]> {
+    return (await this.pool.query<Row & object>(sql, parameters)).rows;
+  }
+
+  stats(): PoolStats {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+}

@@ -1,0 +1,45 @@
+import type { ClientConfig, PoolConfig } from 'pg';
+import { AppConfig } from '../config/app-config';
+
+/**
+ * How this service reaches its database: one description for TypeORM's pool (dataSourceOptions) and for the
+ * connections the service opens itself (execution records, the read model's listener), so they all share the
+ * server, the timeouts and the limits.
+ */
+export class DatabaseSettings {
+  readonly connectTimeoutMs = 5_000;
+
+  constructor(
+    readonly url: string,
+    /** The embedded PGlite: one session behind a single connection of the pool. */
+    readonly embedded: boolean,
+    /** Connections of the main pool. */
+    readonly poolSize: number,
+    /** The longest a statement may run on the server; the client waits a second longer. */
+    readonly statementTimeoutMs: number,
+  ) {}
+
+  static of(config: AppConfig, url: string, embedded: boolean): DatabaseSettings {
+    // PGlite is one session: one connection runs one statement at a time anyway (see EmbeddedSocketServer).
+    return new DatabaseSettings(url, embedded, embedded ? 1 : config.databasePoolSize, config.databaseStatementTimeoutMs);
+  }
+
+  /** A pg pool's options; `connectionString` is left to the caller (TypeORM sets its own from `url`). */
+  poolOptions(): PoolConfig {
+    return {
+      max: this.poolSize,
+      connectionTimeoutMillis: this.connectTimeoutMs,
+      idleTimeoutMillis: 30_000,
+      // The server cancels a slow statement; the client also stops waiting, for a database that does not answer
+      // at all (a network that drops packets, a server that hangs), so a request is a prompt 503, not a hang.
+      statement_timeout: this.statementTimeoutMs,
+      query_timeout: this.statementTimeoutMs + 1_000,
+    };
+  }
+
+  /** A single connection of the service's own, named so it can be told apart in pg_stat_activity. */
+  clientOptions(applicationName: string): ClientConfig {
+    const { connectionTimeoutMillis, statement_timeout, query_timeout } = this.poolOptions();
+    return { connectionString: this.url, application_name: applicationName, connectionTimeoutMillis, statement_timeout, query_timeout, keepAlive: true };
+  }
+}

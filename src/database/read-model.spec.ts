@@ -1,0 +1,297 @@
+import { EventEmitter } from 'node:events';
+import { Logger } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import type { Client } from 'pg';
+import { Metrics } from '../metrics/metrics';
+import { ChangeListenerConnector } from './change-listener-connector';
+import { DatabasePool } from './database-pool';
+import { READ_MODEL_CHANNEL, ReadModel } from './read-model';
+import { ReadScope } from './read-scope';
+import { Snapshot } from './read-through-cache';
+
+/** The database as the read model sees it: a version counter, and a listening connection the test drives. */
+class FakeDatabase {
+  version = 0;
+  /** Version reads issued on the pool, with when each was issued. */
+  readonly versionReads: number[] = [];
+  readonly listeners: FakeListener[] = [];
+
+  readonly pool = {
+    query: async (sql: string) => {
+      expect(sql).toBe('SELECT version FROM read_model_version');
+      this.versionReads.push(performance.now());
+      return [{ version: String(this.version) }];
+    },
+  } as unknown as DatabasePool;
+
+  readonly connector = {
+    create: () => {
+      const listener = new FakeListener(this);
+      this.listeners.push(listener);
+      return listener as unknown as Client;
+    },
+  } as unknown as ChangeListenerConnector;
+
+  /** A committed change: numbered, and announced to the listening connection unless `silent`. */
+  commit(table: string, key: string | null, silent = false): number {
+    this.version++;
+    if (!silent) this.announce({ version: this.version, table, key });
+    return this.version;
+  }
+
+  announce(change: { version: number; table: string; key: string | null }): void {
+    this.listener.emit('notification', { channel: READ_MODEL_CHANNEL, payload: JSON.stringify(change) });
+  }
+
+  get listener(): FakeListener {
+    return this.listeners[this.listeners.length - 1];
+  }
+}
+
+class FakeListener extends EventEmitter {
+  ended = false;
+  constructor(private readonly db: FakeDatabase) {
+    super();
+  }
+  async connect(): Promise<void> {}
+  async query(sql: string): Promise<{ rows: unknown[] }> {
+    if (sql.startsWith('LISTEN')) return { rows: [] };
+    return { rows: [{ version: String(this.db.version), pid: 4242 }] };
+  }
+  async end(): Promise<void> {
+    this.ended = true;
+  }
+}
+
+beforeAll(() => Logger.overrideLogger(false));
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A table of values the test changes, loaded with the version as the fake database has it. */
+function table(db: FakeDatabase) {
+  const rows = new Map<string, string>();
+  const loads: string[] = [];
+  let hold: Promise<void> | undefined;
+  const load = async (key: string): Promise<Snapshot<string | null>> => {
+    loads.push(key);
+    const snapshot = { version: db.version, value: rows.get(key) ?? null };
+    await hold;
+    return snapshot;
+  };
+  return {
+    rows,
+    loads,
+    load,
+    /** Loads started from now on read at once but finish only when the returned function is called. */
+    holdLoads(): () => void {
+      let release!: () => void;
+      hold = new Promise((resolve) => (release = resolve));
+      return () => {
+        hold = undefined;
+        release();
+      };
+    },
+  };
+}
+
+async function startedModel() {
+  const db = new FakeDatabase();
+  const model = new ReadModel(db.pool, db.connector, new Metrics());
+  model.onApplicationBootstrap();
+  await settle();
+  return { db, model };
+}
+
+describe('ReadModel', () => {
+  it('serves from memory once the listener is in step with the database, and not before', async () => {
+    const db = new FakeDatabase();
+    const model = new ReadModel(db.pool, db.connector, new Metrics());
+    expect(await model.inSync()).toBe(false); // not listening yet
+    model.onApplicationBootstrap();
+    await settle();
+    expect(model.listenerProcessId).toBe(4242);
+    expect(await model.inSync()).toBe(true);
+
+    // A change committed (and acknowledged) whose announcement has not arrived: memory may be stale.
+    db.commit('actions', 'tenant-a', true);
+    expect(await model.inSync()).toBe(false);
+    db.announce({ version: db.version, table: 'actions', key: 'tenant-a' });
+    expect(await model.inSync()).toBe(true);
+    await model.onApplicationShutdown();
+  });
+
+  it('shares one version read among the requests that arrived before it started, never with later ones', async () => {
+    const { db, model } = await startedModel();
+    const arrived = performance.now();
+    const early = await Promise.all([1, 2, 3].map(() => ReadScope.run(arrived, () => model.inSync())));
+    expect(early).toEqual([true, true, true]);
+    expect(db.versionReads).toHaveLength(1);
+    // The same request reads again: the read it already has started after it arrived.
+    expect(await ReadScope.run(arrived, () => model.inSync())).toBe(true);
+    expect(db.versionReads).toHaveLength(1);
+    // A request that arrives after that read started needs a read of its own: it may follow a change.
+    db.commit('actions', 'tenant-a', true);
+    expect(await ReadScope.run(performance.now(), () => model.inSync())).toBe(false);
+    expect(db.versionReads).toHaveLength(2);
+    await model.onApplicationShutdown();
+  });
+
+  it('forgets the changed key, and everything on a gap in the numbers or a TRUNCATE', async () => {
+    const { db, model } = await startedModel();
+    const seen: string[] = [];
+    model.subscribe('actions', { changed: (key) => seen.push(`changed ${key}`), reset: () => seen.push('reset') });
+    model.subscribe('tenants', { changed: (key) => seen.push(`tenant ${key}`), reset: () => seen.push('tenant reset') });
+
+    db.commit('actions', 'a');
+    expect(seen).toEqual(['changed a']);
+    db.commit('actions', 'b', true); // its announcement is lost
+    db.commit('actions', 'c');
+    expect(seen).toEqual(['changed a', 'reset', 'tenant reset']);
+    db.commit('actions', null); // TRUNCATE
+    expect(seen.slice(3)).toEqual(['reset', 'tenant reset']);
+    db.announce({ version: 1, table: 'actions', key: 'a' }); // already applied
+    expect(seen).toHaveLength(5);
+    expect(await model.inSync()).toBe(true);
+    await model.onApplicationShutdown();
+  });
+
+  it('reads from the database while the listening connection is lost, and resynchronizes when it is back', async () => {
+    const { db, model } = await startedModel();
+    const resets: number[] = [];
+    model.subscribe('actions', { changed: () => undefined, reset: () => resets.push(db.version) });
+    const first = db.listener;
+    first.emit('error', new Error('terminated by administrator'));
+    expect(first.ended).toBe(true);
+    expect(model.listenerProcessId).toBeUndefined();
+    expect(await model.inSync()).toBe(false);
+    db.commit('actions', 'a', true); // made while nobody listens
+
+    await new Promise((resolve) => setTimeout(resolve, 120)); // the reconnection's back-off
+    expect(db.listeners).toHaveLength(2);
+    expect(resets).toEqual([1]); // forgot everything on resynchronizing: the change above was never announced
+    expect(await model.inSync()).toBe(true);
+    await model.onApplicationShutdown();
+    expect(db.listener.ended).toBe(true);
+  });
+});
+
+describe('ReadThroughCache', () => {
+  it('loads a key once and serves it from memory until a change to it is announced', async () => {
+    const { db, model } = await startedModel();
+    const data = table(db);
+    data.rows.set('k', 'v1');
+    const cache = model.cache({ name: 'test', table: 'actions', maxSize: 10, load: data.load });
+
+    expect(await cache.get('k')).toBe('v1');
+    expect(await cache.get('k')).toBe('v1');
+    expect(data.loads).toEqual(['k']);
+
+    data.rows.set('k', 'v2');
+    db.commit('actions', 'k');
+    expect(await cache.get('k')).toBe('v2');
+    expect(data.loads).toEqual(['k', 'k']);
+    await model.onApplicationShutdown();
+  });
+
+  it('reads the database, not memory, for a request that follows a change not yet announced', async () => {
+    const { db, model } = await startedModel();
+    const data = table(db);
+    data.rows.set('k', 'v1');
+    const cache = model.cache({ name: 'test', table: 'actions', maxSize: 10, load: data.load });
+    expect(await cache.get('k')).toBe('v1');
+
+    data.rows.set('k', 'v2');
+    const version = db.commit('actions', 'k', true);
+    expect(await cache.get('k')).toBe('v2');
+    // Kept: it was read at the latest version. Once the announcement arrives it is dropped and read again.
+    db.announce({ version, table: 'actions', key: 'k' });
+    expect(await cache.get('k')).toBe('v2');
+    expect(data.loads).toEqual(['k', 'k', 'k']);
+    await model.onApplicationShutdown();
+  });
+
+  it('does not keep what a load read before a change that was applied while it ran', async () => {
+    const { db, model } = await startedModel();
+    const data = table(db);
+    data.rows.set('k', 'old');
+    const cache = model.cache({ name: 'test', table: 'actions', maxSize: 10, load: data.load });
+
+    const release = data.holdLoads();
+    const loading = cache.get('k'); // reads 'old' at version 0, finishes later
+    await settle();
+    data.rows.set('k', 'new');
+    db.commit('actions', 'k'); // applied while the load is still running: nothing cached to drop yet
+    release();
+    expect(await loading).toBe('old'); // fine for the request that asked before the change
+    expect(await cache.get('k')).toBe('new'); // but not kept for later ones
+    await model.onApplicationShutdown();
+  });
+
+  it('lets a request share a load only if the load started after the request arrived', async () => {
+    const { db, model } = await startedModel();
+    const data = table(db);
+    data.rows.set('k', 'old');
+    const cache = model.cache({ name: 'test', table: 'actions', maxSize: 10, load: data.load });
+
+    const release = data.holdLoads();
+    const arrivedEarly = performance.now();
+    const first = ReadScope.run(arrivedEarly, () => cache.get('k'));
+    const sameTime = ReadScope.run(arrivedEarly, () => cache.get('k'));
+    await settle();
+    expect(data.loads).toEqual(['k']);
+    data.rows.set('k', 'new');
+    db.commit('actions', 'k', true);
+    const later = ReadScope.run(performance.now(), () => cache.get('k'));
+    await settle();
+    release();
+    expect(await Promise.all([first, sameTime, later])).toEqual(['old', 'old', 'new']);
+    expect(data.loads).toEqual(['k', 'k']);
+    await model.onApplicationShutdown();
+  });
+
+  it('reads the database while the listener is down, and trusts nothing from before once it is back', async () => {
+    const { db, model } = await startedModel();
+    const data = table(db);
+    data.rows.set('k', 'v1');
+    const cache = model.cache({ name: 'test', table: 'actions', maxSize: 10, load: data.load });
+    expect(await cache.get('k')).toBe('v1');
+
+    db.listener.emit('end');
+    data.rows.set('k', 'v2');
+    db.commit('actions', 'k', true); // nobody listens
+    expect(await cache.get('k')).toBe('v2');
+    expect(await cache.get('k')).toBe('v2');
+    expect(data.loads).toEqual(['k', 'k', 'k']);
+    data.rows.set('k', 'v3');
+    db.commit('actions', 'k', true); // still nobody listens
+
+    await new Promise((resolve) => setTimeout(resolve, 120)); // the reconnection's back-off
+    expect(await cache.get('k')).toBe('v3');
+    expect(await cache.get('k')).toBe('v3');
+    expect(data.loads).toEqual(['k', 'k', 'k', 'k']);
+    await model.onApplicationShutdown();
+  });
+
+  it('holds at most maxSize, least recently used out first', async () => {
+    const { db, model } = await startedModel();
+    const data = table(db);
+    const cache = model.cache({ name: 'test', table: 'actions', maxSize: 10, sizeOf: (value: string | null) => value?.length ?? 1, load: data.load });
+    data.rows.set('a', 'aaaa');
+    data.rows.set('b', 'bbbb');
+    data.rows.set('c', 'cccc');
+    data.rows.set('huge', 'x'.repeat(11));
+    await cache.get('a');
+    await cache.get('b');
+    await cache.get('a');
+    await cache.get('c'); // 12 > 10: b goes
+    await cache.get('huge'); // larger than the whole cache: served, not kept
+    data.loads.length = 0;
+    await cache.get('c');
+    await cache.get('a');
+    await cache.get('huge');
+    expect(data.loads).toEqual(['huge']);
+    await cache.get('b');
+    expect(data.loads).toEqual(['huge', 'b']);
+    await model.onApplicationShutdown();
+  });
+});

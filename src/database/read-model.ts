@@ -1,0 +1,237 @@
+import { performance } from 'node:perf_hooks';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { Client, Notification } from 'pg';
+import { Metrics } from '../metrics/metrics';
+import { ChangeListenerConnector } from './change-listener-connector';
+import { DatabasePool } from './database-pool';
+import { ReadScope } from './read-scope';
+import { ReadThroughCache, ReadThroughCacheOptions } from './read-through-cache';
+
+/** The tables whose changes are announced (migration 1763870000000-read-model-changes). */
+export type ChangedTable = 'tenants' | 'api_tokens' | 'hmac_keys' | 'actions';
+
+export const READ_MODEL_CHANNEL = 'read_model';
+const VERSION_SQL = 'SELECT version FROM read_model_version';
+const SYNC_SQL = 'SELECT version, pg_backend_pid() AS pid FROM read_model_version';
+const RECONNECT_MIN_MS = 50;
+const RECONNECT_MAX_MS = 5_000;
+/** Behind the database for this long while connected: the connection is taken for dead and opened again. */
+const STUCK_MS = 3_000;
+
+/** What a cache in memory does when the data it keeps changes. */
+export interface ChangeSubscriber {
+  /** The entry under `key` may be stale: drop it. */
+  changed(key: string): void;
+  /** Anything may be stale: drop everything. */
+  reset(): void;
+}
+
+
+interface Change {
+  version: number;
+  table: string;
+  key: string | null;
+}
+
+interface VersionRead {
+  startedAt: number;
+  promise: Promise<number>;
+}
+
+/**
+ * What this process keeps in memory of the database (tenants' status, API tokens' standing, HMAC keys,
+ * actions), each kind in a ReadThroughCache made by `cache()`, and how that memory stays exact:
+ *
+ * - A connection of its own LISTENs on `read_model`. Every change to the tables the read model keeps is
+ *   numbered by `read_model_version` and announced from the writing transaction, in commit order (see the
+ *   migration); the feed applies announcements in that order, and `applied` is the last number applied.
+ * - A request may be answered from memory only when a read of `read_model_version` that started after the
+ *   request arrived returns a number the feed has applied (`inSync`). A change acknowledged to anyone before the
+ *   request arrived was committed before that read, so memory already reflects it. Otherwise (an announcement
+ *   still on its way, a gap, the listener down or resynchronizing) the request reads the database. Such reads
+ *   are shared: one read of the version serves every request that arrived before it started.
+ * - A load keeps what it read only if it read at a version no older than `applied`: every change applied so
+ *   far is in it, and every later one will be announced and drop it (`mayKeep`).
+ * - A gap in the numbers or a resynchronization (after the listening connection was lost, when announcements
+ *   may have been missed) forgets everything.
+ */
+@Injectable()
+export class ReadModel implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('ReadModel');
+  private readonly subscribers = new Map<string, ChangeSubscriber[]>();
+  private client?: Client;
+  private state: 'down' | 'syncing' | 'up' = 'down';
+  private applied = 0;
+  private lastRead?: VersionRead;
+  private nextRead?: { promise: Promise<number>; start: () => void };
+  private reconnectDelayMs = RECONNECT_MIN_MS;
+  private reconnectTimer?: NodeJS.Timeout;
+  private stopped = false;
+  private behindSince?: number;
+  private listenerPid?: number;
+
+  constructor(
+    private readonly pool: DatabasePool,
+    private readonly connector: ChangeListenerConnector,
+    private readonly metrics: Metrics,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.connect();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    this.client = undefined;
+    this.state = 'down';
+    await client?.end().catch(() => undefined);
+  }
+
+  /** A cache of this read model, bounded by `maxSize`; what it holds is forgotten as changes are announced. */
+  cache<V>(options: Omit<ReadThroughCacheOptions<V>, 'reads'>): ReadThroughCache<V> {
+    const reads = { memory: this.metrics.readModelReads.labels(options.name, 'memory'), database: this.metrics.readModelReads.labels(options.name, 'database') };
+    return new ReadThroughCache(this, { ...options, reads });
+  }
+
+  subscribe(table: ChangedTable, subscriber: ChangeSubscriber): void {
+    this.subscribers.set(table, [...(this.subscribers.get(table) ?? []), subscriber]);
+  }
+
+  /** The listening connection's server process id, while it is connected (pg_terminate_backend can end it). */
+  get listenerProcessId(): number | undefined {
+    return this.state === 'up' ? this.listenerPid : undefined;
+  }
+
+  /** Whether the current request may be answered from memory: see the class comment. */
+  async inSync(): Promise<boolean> {
+    if (this.state !== 'up') return false;
+    const version = await this.versionAfter(ReadScope.startedAt() ?? performance.now());
+    if (this.state !== 'up') return false;
+    if (this.applied >= version) {
+      this.behindSince = undefined;
+      return true;
+    }
+    // An announcement still on its way, usually; one that never comes means a connection that died silently.
+    const now = performance.now();
+    this.behindSince ??= now;
+    if (now - this.behindSince > STUCK_MS && this.client) this.lost(this.client, new Error(`no announcement of version ${version} for ${STUCK_MS} ms`));
+    return false;
+  }
+
+  /** Whether a load may keep what it read at `version` (the read model's version in the same statement). */
+  mayKeep(version: number): boolean {
+    return version >= this.applied;
+  }
+
+  /** Whether a load that started at `loadStartedAt` read everything acknowledged before the current request. */
+  mayShare(loadStartedAt: number): boolean {
+    return loadStartedAt >= (ReadScope.startedAt() ?? performance.now());
+  }
+
+  /** The version read by a statement that started at or after `arrivedAt`; one read serves many requests. */
+  private versionAfter(arrivedAt: number): Promise<number> {
+    if (this.lastRead && this.lastRead.startedAt >= arrivedAt) return this.lastRead.promise;
+    if (this.nextRead) return this.nextRead.promise;
+    let start!: () => void;
+    const promise = new Promise<number>((resolve, reject) => {
+      start = () => {
+        this.nextRead = undefined;
+        const read: VersionRead = { startedAt: performance.now(), promise };
+        this.lastRead = read;
+        this.pool.query<{ version: string }>(VERSION_SQL).then(
+          ([row]) => resolve(Number(row.version)),
+          (error: unknown) => {
+            if (this.lastRead === read) this.lastRead = undefined;
+            reject(error);
+          },
+        );
+      };
+    });
+    this.nextRead = { promise, start };
+    // Requests that arrive while this turn of the event loop reads its sockets all share the read.
+    setImmediate(start);
+    return promise;
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    const client = this.connector.create();
+    this.client = client;
+    this.state = 'syncing';
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client));
+    client.on('notification', (message) => this.receive(client, message));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${READ_MODEL_CHANNEL}`);
+      // Every change numbered up to `version` is in the database; every later one will be announced here.
+      const [{ version, pid }] = (await client.query<{ version: string; pid: number }>(SYNC_SQL)).rows;
+      if (this.client !== client) return;
+      this.listenerPid = pid;
+      this.forget();
+      this.applied = Number(version);
+      this.state = 'up';
+      this.reconnectDelayMs = RECONNECT_MIN_MS;
+      this.metrics.readModelListening.set(1);
+      this.logger.log(`listening for changes (server process ${pid}, version ${this.applied})`);
+    } catch (error) {
+      this.lost(client, error);
+    }
+  }
+
+  private lost(client: Client, error?: unknown): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    this.state = 'down';
+    this.behindSince = undefined;
+    this.metrics.readModelListening.set(0);
+    client.removeAllListeners('notification');
+    void client.end().catch(() => undefined);
+    if (this.stopped) return;
+    this.logger.warn({ err: error }, `lost the connection that listens for changes: reading from the database until it is back`);
+    this.reconnectTimer = setTimeout(() => void this.connect(), this.reconnectDelayMs);
+    this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, RECONNECT_MAX_MS);
+  }
+
+  private receive(client: Client, message: Notification): void {
+    if (this.client !== client || message.channel !== READ_MODEL_CHANNEL) return;
+    const change = parseChange(message.payload);
+    if (!change) {
+      this.logger.error(`unreadable change announcement ${JSON.stringify(message.payload)}: forgetting everything`);
+      this.forget();
+      return;
+    }
+    // While synchronizing, announcements are of changes that connect()'s version read includes: the server sends
+    // them only while the connection is idle, so before that read runs. (Were one later, the next
+    // announcement would be a gap, and a request would meanwhile find the feed behind and read the database.)
+    if (this.state === 'up') this.apply(change);
+  }
+
+  private apply(change: Change): void {
+    if (change.version <= this.applied) return;
+    if (change.version !== this.applied + 1 || change.key === null) {
+      // A gap (an announcement that never came) or a TRUNCATE: nothing kept can be trusted.
+      this.forget();
+    } else {
+      for (const subscriber of this.subscribers.get(change.table) ?? []) subscriber.changed(change.key);
+    }
+    this.applied = change.version;
+  }
+
+  private forget(): void {
+    this.metrics.readModelResets.inc();
+    for (const subscribers of this.subscribers.values()) for (const subscriber of subscribers) subscriber.reset();
+  }
+}
+
+function parseChange(payload: string | undefined): Change | undefined {
+  try {
+    const change = JSON.parse(payload ?? '') as Change;
+    const valid = Number.isSafeInteger(change.version) && typeof change.table === 'string' && (change.key === null || typeof change.key === 'string');
+    return valid ? change : undefined;
+  } catch {
+    return undefined;
+  }
+}

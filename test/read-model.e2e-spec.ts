@@ -1,0 +1,241 @@
+import { Client } from 'pg';
+import { ChangeListenerConnector } from '../src/database/change-listener-connector';
+import { DatabaseSettings } from '../src/database/database-settings';
+import { ReadModel } from '../src/database/read-model';
+import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
+import { call } from './support/http';
+import { testDatabase } from './support/database';
+import { Receiver } from './support/receiver';
+import { expectSignedOnlyWith } from './support/signatures';
+import { TcpProxy } from './support/tcp-proxy';
+import { startTestApp, testConfig, TestApp } from './support/test-app';
+
+const embedded = testDatabase().embedded;
+/** pg_terminate_backend needs a server: the embedded database is one session, which every connection shares. */
+const itOnServer = embedded ? it.skip : it;
+
+/** `read_model_reads_total` of one cache and source, from the replica's /metrics. */
+async function reads(replica: TestApp, cache: string, source: 'memory' | 'database'): Promise<number> {
+  const text = (await call(replica.baseUrl, 'GET', '/metrics')).text;
+  const line = text.split('\n').find((entry) => entry.startsWith(`read_model_reads_total{cache="${cache}",source="${source}"}`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+/** One statement on the database, from outside the service. */
+async function sql(replica: TestApp, text: string, parameters: unknown[]): Promise<unknown[]> {
+  const client = new Client(replica.config.databaseUrl);
+  await client.connect();
+  try {
+    return (await client.query(text, parameters)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`not within 5 s: ${what}`);
+}
+
+/**
+ * Issue 15: actions, a tenant's list, API token standing and HMAC keys are served from memory, and a change
+ * acknowledged by one replica is seen by the next request any replica receives after the acknowledgement.
+ * Two replicas on one database; B's listening connection goes through a proxy that can hold or cut it.
+ */
+describe('the read model: reads from memory, exact across replicas', () => {
+  let replicaA: TestApp;
+  let replicaB: TestApp;
+  let listenerProxy: TcpProxy;
+  let first: Receiver;
+  let second: Receiver;
+  let tenant: TestTenant;
+
+  beforeAll(async () => {
+    const config = await testConfig();
+    replicaA = await startTestApp({ config });
+    const target = new URL(config.databaseUrl!);
+    listenerProxy = new TcpProxy(target.hostname, Number(target.port));
+    await listenerProxy.start();
+    const viaProxy = new ChangeListenerConnector(DatabaseSettings.of(config, listenerProxy.urlTo(config.databaseUrl!), embedded));
+    replicaB = await startTestApp({ config, override: (builder) => builder.overrideProvider(ChangeListenerConnector).useValue(viaProxy) });
+    first = await Receiver.start();
+    second = await Receiver.start();
+    await eventually(async () => replicaB.app.get(ReadModel).listenerProcessId !== undefined, 'replica B listens');
+  });
+  afterAll(async () => {
+    listenerProxy?.release();
+    await replicaA?.close();
+    await replicaB?.close();
+    await listenerProxy?.cut();
+    await first?.stop();
+    await second?.stop();
+  });
+  beforeEach(async () => {
+    tenant = await createTenant(replicaA);
+  });
+
+  async function register(receiver = first): Promise<string> {
+    const created = await gateway(replicaA, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) });
+    expect(created.status).toBe(201);
+    return created.body.action.name;
+  }
+  const describeOn = (replica: TestApp, name: string) => gateway(replica, 'GET', `/actions/${name}`, { token: tenant.jwt });
+  const execute = (replica: TestApp, name: string, parameters: Record<string, unknown> = { city: 'Oslo' }) =>
+    gateway(replica, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, body: { parameters } });
+
+  /** Replica B answers GET `name` from memory (it has the action, and is in step with the database). */
+  async function servedFromMemoryOnB(name: string): Promise<void> {
+    await eventually(async () => {
+      const before = await reads(replicaB, 'actions', 'memory');
+      expect((await describeOn(replicaB, name)).status).toBe(200);
+      return (await reads(replicaB, 'actions', 'memory')) > before;
+    }, 'replica B serves the action from memory');
+  }
+
+  /** A PUT on A is what B's next GET shows; and B shows it from memory once the announcement is in. */
+  async function changeOnASeenOnB(name: string, description: string): Promise<void> {
+    const updated = await gateway(replicaA, 'PUT', `/actions/${name}`, { token: tenant.jwt, body: { description } });
+    expect(updated.status).toBe(200);
+    expect((await describeOn(replicaB, name)).body.action).toEqual(updated.body.action);
+    await servedFromMemoryOnB(name);
+    expect((await describeOn(replicaB, name)).body.action).toEqual(updated.body.action);
+  }
+
+  it('serves GET, the list, executions and the bearer check from memory once loaded, without touching the database', async () => {
+    const name = await register();
+    await servedFromMemoryOnB(name);
+    expect((await execute(replicaB, name)).status).toBe(200); // the keys, loaded once
+    const database = await Promise.all(['actions', 'api_tokens', 'tenants', 'hmac_keys'].map((cache) => reads(replicaB, cache, 'database')));
+    const memory = await reads(replicaB, 'actions', 'memory');
+
+    expect((await describeOn(replicaB, name)).body.action.name).toBe(name);
+    expect((await gateway(replicaB, 'GET', '/actions', { token: tenant.jwt })).body.actions.map((action: { name: string }) => action.name)).toEqual([name]);
+    expect((await execute(replicaB, name)).body.execution.status).toBe('succeeded');
+
+    expect(await Promise.all(['actions', 'api_tokens', 'tenants', 'hmac_keys'].map((cache) => reads(replicaB, cache, 'database')))).toEqual(database);
+    expect(await reads(replicaB, 'actions', 'memory')).toBe(memory + 3);
+  });
+
+  it('a PUT acknowledged by one replica is seen by the next GET on the other, then from memory again', async () => {
+    const name = await register();
+    await servedFromMemoryOnB(name);
+    await changeOnASeenOnB(name, 'changed on A');
+  });
+
+  it('a change made outside the service (SQL on the database) is seen by the next request too', async () => {
+    const name = await register();
+    await servedFromMemoryOnB(name);
+    await sql(replicaA, `UPDATE actions SET description = 'edited by hand' WHERE tenant_id = $1 AND name = $2`, [tenant.tenantId, name]);
+    expect((await describeOn(replicaB, name)).body.action.description).toBe('edited by hand');
+  });
+
+  it('an API token revoked through one replica is refused at the next request on the other', async () => {
+    const name = await register();
+    await servedFromMemoryOnB(name);
+    expect((await admin(replicaA, 'DELETE', `/tenants/${tenant.tenantId}/api-tokens/${tenant.apiTokenId}`)).status).toBe(204);
+    expect(await describeOn(replicaB, name)).toMatchObject({ status: 401, body: { error: 'Invalid token' } });
+    expect((await gateway(replicaB, 'GET', '/actions', { token: tenant.jwt })).status).toBe(401);
+  });
+
+  it('a tenant disabled through one replica is refused at once on the other, and works at once when enabled again', async () => {
+    const name = await register();
+    await servedFromMemoryOnB(name);
+    expect((await admin(replicaA, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'disabled' })).status).toBe(200);
+    expect(await execute(replicaB, name)).toMatchObject({ status: 401, body: { error: 'Invalid token' } });
+    expect((await admin(replicaA, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'active' })).status).toBe(200);
+    expect((await execute(replicaB, name)).status).toBe(200);
+  });
+
+  it('an action deleted through one replica: the next execution on the other is 404 and calls nothing', async () => {
+    const name = await register();
+    expect((await execute(replicaB, name)).status).toBe(200);
+    await servedFromMemoryOnB(name);
+    expect((await gateway(replicaA, 'DELETE', `/actions/${name}`, { token: tenant.jwt })).status).toBe(204);
+    const calls = first.calls.length;
+    expect(await execute(replicaB, name)).toMatchObject({ status: 404, body: { error: 'Action not found' } });
+    expect(first.calls.length).toBe(calls);
+  });
+
+  it('a new webhook URL or schema set through one replica is what the other\'s next execution uses', async () => {
+    const name = await register();
+    expect((await execute(replicaB, name)).status).toBe(200);
+    await servedFromMemoryOnB(name);
+
+    expect((await gateway(replicaA, 'PUT', `/actions/${name}`, { token: tenant.jwt, body: { webhook_url: second.url() } })).status).toBe(200);
+    const calls = second.calls.length;
+    expect((await execute(replicaB, name)).body.execution.status).toBe('succeeded');
+    expect(second.calls.length).toBe(calls + 1);
+
+    expect((await gateway(replicaA, 'PUT', `/actions/${name}`, { token: tenant.jwt, body: { json_schema: { type: 'object', required: ['zip'] } } })).status).toBe(200);
+    expect(await execute(replicaB, name)).toMatchObject({ status: 400, body: { error: 'Invalid parameters' } });
+  });
+
+  it('a key revoked and one created through one replica: the other\'s next execution signs with the new key only', async () => {
+    const name = await register();
+    expect((await execute(replicaB, name)).status).toBe(200); // B holds the tenant's keys
+    const [old] = (await admin(replicaA, 'GET', `/tenants/${tenant.tenantId}/hmac-keys`)).body.hmac_keys;
+    const newer = (await admin(replicaA, 'POST', `/tenants/${tenant.tenantId}/hmac-keys`)).body.hmac_key;
+    expect((await admin(replicaA, 'DELETE', `/tenants/${tenant.tenantId}/hmac-keys/${old.id}`)).status).toBe(204);
+
+    const mark = first.calls.length;
+    expect((await execute(replicaB, name)).status).toBe(200);
+    expectSignedOnlyWith(first.calls[mark], newer.key, tenant.hmacKey);
+
+    expect((await admin(replicaA, 'DELETE', `/tenants/${tenant.tenantId}/hmac-keys/${newer.id}`)).status).toBe(204);
+    expect(await execute(replicaB, name)).toMatchObject({ status: 409, body: { error: 'no active HMAC key for this tenant' } });
+  });
+
+  it('while the other replica\'s announcements are held back it reads the database, and memory again once they arrive', async () => {
+    const name = await register();
+    await servedFromMemoryOnB(name);
+    listenerProxy.hold();
+    try {
+      const updated = await gateway(replicaA, 'PUT', `/actions/${name}`, { token: tenant.jwt, body: { description: 'while held' } });
+      expect(updated.status).toBe(200);
+      const fromDatabase = await reads(replicaB, 'actions', 'database');
+      expect((await describeOn(replicaB, name)).body.action).toEqual(updated.body.action);
+      expect((await gateway(replicaA, 'DELETE', `/actions/${name}`, { token: tenant.jwt })).status).toBe(204);
+      expect((await describeOn(replicaB, name)).status).toBe(404);
+      expect(await reads(replicaB, 'actions', 'database')).toBe(fromDatabase + 2);
+    } finally {
+      listenerProxy.release();
+    }
+    const again = await register();
+    await servedFromMemoryOnB(again);
+  });
+
+  itOnServer('after its listening connection is terminated (pg_terminate_backend) and comes back, it stays exact', async () => {
+    const name = await register();
+    await servedFromMemoryOnB(name);
+    const model = replicaB.app.get(ReadModel);
+    const pid = model.listenerProcessId!;
+    expect(await sql(replicaA, 'SELECT pg_terminate_backend($1) AS done', [pid])).toEqual([{ done: true }]);
+    const updated = await gateway(replicaA, 'PUT', `/actions/${name}`, { token: tenant.jwt, body: { description: 'while B reconnects' } });
+    expect((await describeOn(replicaB, name)).body.action).toEqual(updated.body.action);
+
+    await eventually(async () => ![undefined, pid].includes(model.listenerProcessId), 'replica B listens again');
+    await changeOnASeenOnB(name, 'after B reconnected');
+  });
+
+  it('after its listening connection is cut, and while it cannot come back, it stays exact; then memory again', async () => {
+    const name = await register();
+    await servedFromMemoryOnB(name);
+    await listenerProxy.cut();
+    try {
+      await eventually(async () => replicaB.app.get(ReadModel).listenerProcessId === undefined, 'replica B notices');
+      const updated = await gateway(replicaA, 'PUT', `/actions/${name}`, { token: tenant.jwt, body: { description: 'while B is cut off' } });
+      expect((await describeOn(replicaB, name)).body.action).toEqual(updated.body.action);
+      expect((await admin(replicaA, 'DELETE', `/tenants/${tenant.tenantId}/api-tokens/${tenant.apiTokenId}`)).status).toBe(204);
+      expect((await describeOn(replicaB, name)).status).toBe(401);
+    } finally {
+      await listenerProxy.restore();
+    }
+    await eventually(async () => replicaB.app.get(ReadModel).listenerProcessId !== undefined, 'replica B listens again');
+    tenant = await createTenant(replicaA);
+    const again = await register();
+    await servedFromMemoryOnB(again);
+  });
+});
