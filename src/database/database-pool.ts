@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { Metrics } from '../metrics/metrics';
 
 export interface PoolStats {
   total: number;
@@ -21,8 +22,9 @@ export interface PoolStats {
 export class DatabasePool {
   private readonly pool: Pool;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource, metrics: Metrics) {
     this.pool = (dataSource.driver as PostgresDriver).master as Pool;
+    metrics.observeDatabasePool(() => this.stats());
   }
 
   // No named (prepared) statements: the embedded database is one session for every connection, where a second

@@ -40,6 +40,7 @@ class DatabaseConnectionModule {}
       inject: [AppConfig, DatabaseSettings],
       useFactory: (config: AppConfig, settings: DatabaseSettings) => ({
         ...dataSourceOptions(config, settings.url, settings.embedded),
+        autoLoadEntities: true,
         migrationsRun: config.runMigrations,
         retryAttempts: 3,
         retryDelay: 1_000,

@@ -5,10 +5,7 @@ import { Metrics } from '../metrics/metrics';
 import { ChangeListenerConnector } from './change-listener-connector';
 import { DatabasePool } from './database-pool';
 import { ReadScope } from './read-scope';
-import { ReadThroughCache, ReadThroughCacheOptions } from './read-through-cache';
-
-/** The tables whose changes are announced (migration 1763870000000-read-model-changes). */
-export type ChangedTable = 'tenants' | 'api_tokens' | 'hmac_keys' | 'actions';
+import { ChangedTable, ChangeFeed, ChangeSubscriber, ReadThroughCache, ReadThroughCacheOptions } from './read-through-cache';
 
 export const READ_MODEL_CHANNEL = 'read_model';
 const VERSION_SQL = 'SELECT version FROM read_model_version';
@@ -17,14 +14,6 @@ const RECONNECT_MIN_MS = 50;
 const RECONNECT_MAX_MS = 5_000;
 /** Behind the database for this long while connected: the connection is taken for dead and opened again. */
 const STUCK_MS = 3_000;
-
-/** What a cache in memory does when the data it keeps changes. */
-export interface ChangeSubscriber {
-  /** The entry under `key` may be stale: drop it. */
-  changed(key: string): void;
-  /** Anything may be stale: drop everything. */
-  reset(): void;
-}
 
 
 interface Change {
@@ -56,7 +45,7 @@ interface VersionRead {
  *   may have been missed) forgets everything.
  */
 @Injectable()
-export class ReadModel implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ReadModel');
   private readonly subscribers = new Map<string, ChangeSubscriber[]>();
   private client?: Client;

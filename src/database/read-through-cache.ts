@@ -1,6 +1,24 @@
 import { LRUCache } from 'lru-cache';
 import { performance } from 'node:perf_hooks';
-import type { ChangedTable, ChangeSubscriber, ReadModel } from './read-model';
+
+/** The tables whose changes are announced (migration 1763870000000-read-model-changes). */
+export type ChangedTable = 'tenants' | 'api_tokens' | 'hmac_keys' | 'actions';
+
+/** What a cache in memory does when the data it keeps changes. */
+export interface ChangeSubscriber {
+  /** The entry under `key` may be stale: drop it. */
+  changed(key: string): void;
+  /** Anything may be stale: drop everything. */
+  reset(): void;
+}
+
+/** What a cache needs of the read model that keeps it exact (ReadModel). */
+export interface ChangeFeed {
+  subscribe(table: ChangedTable, subscriber: ChangeSubscriber): void;
+  inSync(): Promise<boolean>;
+  mayKeep(version: number): boolean;
+  mayShare(loadStartedAt: number): boolean;
+}
 
 /** A value read from the database, with `read_model_version` as the same statement saw it. */
 export interface Snapshot<V> {
@@ -37,7 +55,7 @@ export class ReadThroughCache<V> implements ChangeSubscriber {
   private readonly loading = new Map<string, Loading<V>>();
 
   constructor(
-    private readonly feed: ReadModel,
+    private readonly feed: ChangeFeed,
     private readonly options: ReadThroughCacheOptions<V>,
   ) {
     const sizeOf = options.sizeOf;

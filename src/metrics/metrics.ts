@@ -39,11 +39,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Read at each scrape from what observeDatabasePool() was given. */
+  private databasePoolStats?: () => { total: number; idle: number; waiting: number };
+
   readonly databasePool = new Gauge({
     name: 'database_pool_connections',
     help: 'Database pool connections by state (total, idle, waiting requests)',
     labelNames: ['state'] as const,
     registers: [this.registry],
+    collect: () => {
+      const stats = this.databasePoolStats?.();
+      if (!stats) return;
+      for (const state of ['total', 'idle', 'waiting'] as const) this.databasePool.set({ state }, stats[state]);
+    },
   });
 
   readonly readModelReads = new Counter({
@@ -67,6 +75,11 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The database pool whose connections `database_pool_connections` reports. */
+  observeDatabasePool(stats: () => { total: number; idle: number; waiting: number }): void {
+    this.databasePoolStats = stats;
   }
 
   /** Times every request by its route pattern (never the raw URL, which would make one series per action). */
