@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { ChangeListenerConnector } from '../src/database/change-listener-connector';
+import { DatabasePool } from '../src/database/database-pool';
 import { DatabaseSettings } from '../src/database/database-settings';
 import { ReadModel } from '../src/database/read-model';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
@@ -117,6 +118,25 @@ describe('the read model: reads from memory, exact across replicas', () => {
 
     expect(await Promise.all(['actions', 'api_tokens', 'tenants', 'hmac_keys'].map((cache) => reads(replicaB, cache, 'database')))).toEqual(database);
     expect(await reads(replicaB, 'actions', 'memory')).toBe(memory + 3);
+  });
+
+  it('costs a request one read of the version, shared by everything it reads from memory', async () => {
+    const name = await register();
+    expect((await execute(replicaB, name)).status).toBe(200);
+    await servedFromMemoryOnB(name);
+    const statements: string[] = [];
+    const pool = replicaB.app.get(DatabasePool);
+    const query = pool.query.bind(pool);
+    const spy = jest.spyOn(pool, 'query').mockImplementation((sql: string, parameters?: unknown[]) => {
+      statements.push(sql);
+      return query(sql, parameters);
+    });
+    try {
+      expect((await describeOn(replicaB, name)).status).toBe(200); // token, tenant, action
+      expect(statements).toEqual(['SELECT version FROM read_model_version']);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('a PUT acknowledged by one replica is seen by the next GET on the other, then from memory again', async () => {

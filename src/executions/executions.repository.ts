@@ -9,7 +9,8 @@ import { TenantId } from '../common/tenant-id';
 import { Execution } from './execution.entity';
 
 const FOREIGN_KEY_VIOLATION = '23503';
-const COLUMNS = 'id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at';
+/** Every column of `executions`, in the order the INSERT gives them (test/hand-written-sql.e2e-spec.ts checks the list). */
+export const COLUMNS = 'id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at';
 const PER_ROW = COLUMNS.split(', ').length;
 const MAX_BATCH = 100;
 
