@@ -12,7 +12,9 @@ import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-pars
 import { RouteTable } from './common/route-table';
 import { createLogger } from './common/logging';
 import { AppConfig } from './config/app-config';
+import { ReadModel } from './database/read-model';
 import { ReadScope } from './database/read-scope';
+import { GATEWAY_PREFIX } from './common/routes';
 import { ShutdownState } from './health/shutdown-state';
 import { Metrics } from './metrics/metrics';
 import { serveOpenApi } from './openapi/document';
@@ -63,8 +65,13 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   app.get(RouteTable).attach(fastify);
   registerRawBodyReader(fastify);
   const arrivals = new WeakMap<object, number>();
+  const readModel = app.get(ReadModel);
+  const gatewayPath = `/${GATEWAY_PREFIX}/`;
   fastify.addHook('onRequest', (request, reply, done) => {
-    arrivals.set(request, performance.now());
+    const arrivedAt = performance.now();
+    arrivals.set(request, arrivedAt);
+    // A bearer request reads the read model: its version read starts now, while the request is routed.
+    if (request.headers.authorization && request.url.startsWith(gatewayPath)) readModel.prefetch(arrivedAt);
     reply.header('x-request-id', request.id);
     done();
   });
