@@ -1,6 +1,14 @@
-// The bare baseline of the benchmark: `node bench/baseline-server.mjs`, configured by the environment
-// (PORT, JWT_SECRET, ENCRYPTION_KEY, DATABASE_URL or DATA_DIR, DATABASE_POOL_SIZE). Plain node:http, no framework, only what
-// the measured scenarios need, doing the same work as the service for them and answering the same JSON:
+// The bare baselines of the benchmark: `node bench/baseline-server.mjs`, configured by the environment
+// (PORT, JWT_SECRET, ENCRYPTION_KEY, DATABASE_URL or DATA_DIR, DATABASE_POOL_SIZE, BASELINE_MODE). Plain
+// node:http, no framework, only what the measured scenarios need, answering the same JSON as the service.
+//
+// BASELINE_MODE=memory, the no-database baseline: reads every action and API token once at start, closes the
+// database, then answers the two reads from memory after the same bearer check (HS256 JWT, iss/aud, exp, the
+// token's standing, its expiry against the clock):
+//   GET  /api/v1/gateway/actions/{name}, GET /api/v1/gateway/actions, GET /readyz; anything else is 501.
+//
+// BASELINE_MODE=query (the default), the same-query baseline, doing the same work as the service did before it
+// kept its reads in memory, one round trip per request:
 //   GET  /api/v1/gateway/actions/{name}  bearer JWT (HS256, iss/aud action-gateway, exp), the API token's
 //                                         standing (cached 30 s like the service's PrincipalCache), one SELECT
 //   GET  /api/v1/gateway/actions          the same, the tenant's actions ordered by name
@@ -26,6 +34,7 @@ import { Agent, request } from 'undici';
 import { HOST, ROOT } from './lib/common.mjs';
 
 const env = process.env;
+const MEMORY = env.BASELINE_MODE === 'memory';
 const ISSUER = 'action-gateway';
 const AUDIENCE = 'action-gateway';
 const LIFETIME_S = 86_400;
@@ -83,6 +92,41 @@ async function connect() {
   await pool.query('SELECT 1');
 }
 
+// ---------- BASELINE_MODE=memory ----------
+const memory = { actions: new Map(), tokens: new Map() }; // tenant id -> { list, byName }; token id -> standing
+
+/** Everything the two reads need, read once; then no database at all. */
+async function loadIntoMemory() {
+  const { rows } = await pool.query('SELECT * FROM actions ORDER BY tenant_id, name');
+  for (const row of rows) {
+    const tenant = memory.actions.get(row.tenant_id) ?? { list: [], byName: new Map() };
+    const action = mapAction(row);
+    tenant.list.push(action);
+    tenant.byName.set(action.name, action);
+    memory.actions.set(row.tenant_id, tenant);
+  }
+  const tokens = await pool.query(`SELECT t.id, t.tenant_id, t.expires_at, t.revoked_at, tenant.status AS tenant_status FROM api_tokens t JOIN tenants tenant ON tenant.id = t.tenant_id`);
+  for (const row of tokens.rows) memory.tokens.set(row.id, row);
+  await pool.end();
+  pool = undefined;
+  await embedded?.stop();
+  embedded = undefined;
+}
+
+async function routeFromMemory(req) {
+  const path = req.url.split('?')[0];
+  if (req.method === 'GET' && path === '/readyz') return [200, { status: 'ok' }];
+  if (req.method !== 'GET' || !path.startsWith(`${PREFIX}/actions`)) return [501, { error: 'not in the no-database baseline' }];
+  const rest = path.slice(`${PREFIX}/actions`.length);
+  if (rest !== '' && !/^\/[^/]+$/.test(rest)) return [404, { error: 'Not found' }];
+  const tenantId = await authenticate(req);
+  if (!tenantId) return [401, { error: 'Invalid token' }];
+  const actions = memory.actions.get(tenantId) ?? { list: [], byName: new Map() };
+  if (rest === '') return [200, { actions: actions.list }];
+  const action = actions.byName.get(decodeURIComponent(rest.slice(1)));
+  return action ? [200, { action }] : [404, { error: 'Action not found' }];
+}
+
 const mapAction = (row) => ({
   id: row.id,
   tenant_id: row.tenant_id,
@@ -102,6 +146,10 @@ const principals = new Map(); // api token id -> { tenantId, valid, checkedUntil
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function isUsable(apiTokenId, tenantId) {
+  if (MEMORY) {
+    const token = memory.tokens.get(apiTokenId);
+    return token !== undefined && token.tenant_id === tenantId && stands(token);
+  }
   const cached = principals.get(apiTokenId);
   if (cached && cached.checkedUntil > Date.now()) return cached.valid && cached.tenantId === tenantId;
   const { rows } = UUID.test(apiTokenId) ? await pool.query(SQL.tokenById, [apiTokenId]) : { rows: [] };
@@ -232,7 +280,7 @@ const server = createServer({ keepAliveTimeout: 72_000 }, (req, res) => {
     let payload;
     try {
       const text = Buffer.concat(chunks).toString('utf8');
-      [status, payload] = await route(req, text ? JSON.parse(text) : undefined);
+      [status, payload] = MEMORY ? await routeFromMemory(req) : await route(req, text ? JSON.parse(text) : undefined);
     } catch (error) {
       console.error(error);
       [status, payload] = [500, { error: 'Internal server error' }];
@@ -253,5 +301,6 @@ async function stop() {
 }
 
 await connect();
+if (MEMORY) await loadIntoMemory();
 server.listen(Number(env.PORT), HOST);
 for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => void stop());

@@ -5,7 +5,7 @@
 //
 // Settings (environment):
 //   BENCH_ROUNDS               rounds; each starts the service, measures it, stops it, then the same for the
-//                              baseline (3)
+//                              same-query baseline and the no-database baseline (3)
 //   BENCH_DURATION_S           seconds per measured autocannon / write-path run (5)
 //   BENCH_WARMUP_S             seconds of warm-up before each of them (2): a freshly started server is still compiling
 //   BENCH_START_WARMUP_S       seconds of GET /actions/{name} load, not measured, after each start of a server (3):
@@ -16,16 +16,19 @@
 //   BENCH_SCENARIOS            comma list, a subset of: get_action, list_actions, token_exchange, executions,
 //                              added_latency, write_path (all). Start-up time and memory are always measured.
 //   BENCH_NODE_ARGS            extra node options for the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
-//   BENCH_DEADLINE_MIN         hard limit of the whole run, after which everything is killed, exit 2 (20)
+//   BENCH_DEADLINE_MIN         hard limit of the whole run, after which everything is killed, exit 2 (30)
+//   BENCH_REFERENCE            a results file to compare with (before/after): its service figures are shown
+//                              beside these, and executions/s must not be lower than its
 //   DATABASE_URL               passed to the service and the baseline; unset: embedded PGlite in a temp DATA_DIR
 //
-// Processes: the service (`node dist/src/main.js`) or the baseline (`bench/baseline-server.mjs`), never both at
-// once (PGlite's data directory opens in one process only), pinned to CPU 0 with taskset when there is a second
+// Processes: the service (`node dist/src/main.js`) or a baseline (`bench/baseline-server.mjs`: the same-query
+// one, and the no-database one for the two reads), never two at once (PGlite's data directory opens in one
+// process only), pinned to CPU 0 with taskset when there is a second
 // CPU; the load generator (`bench/load.mjs`, autocannon / undici) and the webhook receiver (`bench/receiver.mjs`)
 // on CPU 1. Everything listens on and talks to 127.0.0.1 only.
 // Output: a table on stdout, bench/results/bench-<embedded|postgresql>-<timestamp>.json, docs/benchmarks.svg.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -37,6 +40,8 @@ import { summarize, printTable } from './lib/report.mjs';
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const ALL_SCENARIOS = ['get_action', 'list_actions', 'token_exchange', 'executions', 'added_latency', 'write_path'];
 const BASELINE_SCENARIOS = ['get_action', 'list_actions', 'token_exchange', 'write_path'];
+/** What the no-database baseline answers. */
+const BARE_SCENARIOS = ['get_action', 'list_actions'];
 const CONFIG = {
   rounds: num('BENCH_ROUNDS', 3),
   durationS: num('BENCH_DURATION_S', 5),
@@ -48,7 +53,8 @@ const CONFIG = {
   scenarios: process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean) : ALL_SCENARIOS,
   nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
   baselineNodeArgs: (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
-  deadlineMin: num('BENCH_DEADLINE_MIN', 20),
+  deadlineMin: num('BENCH_DEADLINE_MIN', 30),
+  reference: process.env.BENCH_REFERENCE || undefined,
 };
 const MODE = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
 const unknown = CONFIG.scenarios.filter((s) => !ALL_SCENARIOS.includes(s));
@@ -112,11 +118,17 @@ async function sampled(server, job) {
   return result;
 }
 
-/** The scenarios measured on the service and on the baseline alike. */
-async function commonScenarios(server, session, receiverUrl) {
+/** The two reads, measured on the service and on both baselines. */
+async function readScenarios(server, session) {
   const results = {};
   if (wanted('get_action')) results.get_action = await sampled(server, () => autocannonJob(server, `${GATEWAY}/actions/${actionName(3)}`, { token: session.jwt }));
   if (wanted('list_actions')) results.list_actions = await sampled(server, () => autocannonJob(server, `${GATEWAY}/actions`, { token: session.jwt }));
+  return results;
+}
+
+/** The scenarios measured on the service and on the same-query baseline alike. */
+async function commonScenarios(server, session, receiverUrl) {
+  const results = await readScenarios(server, session);
   if (wanted('token_exchange')) {
     results.token_exchange = await sampled(server, () =>
       autocannonJob(server, `${GATEWAY}/token/exchange`, { method: 'POST', body: JSON.stringify({ api_token: session.apiToken }) }),
@@ -168,24 +180,29 @@ async function serviceScenarios(service, session, receiverUrl) {
 }
 
 // ---------- is the baseline's answer the service's answer? ----------
-async function referenceAnswers(server, session) {
+async function referenceAnswers(server, session, { exchange = true } = {}) {
   const get = (path) => call(server.url, 'GET', path, { token: session.jwt, expected: 200 });
   return {
     get_action: await get(`${GATEWAY}/actions/${actionName(3)}`),
     list_actions: await get(`${GATEWAY}/actions`),
-    token_exchange: await call(server.url, 'POST', `${GATEWAY}/token/exchange`, { body: { api_token: session.apiToken }, expected: 200 }),
+    ...(exchange ? { token_exchange: await call(server.url, 'POST', `${GATEWAY}/token/exchange`, { body: { api_token: session.apiToken }, expected: 200 }) } : {}),
   };
 }
 
 const jwtClaims = (token) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
 
-/** Throws unless both answer the same JSON (the token exchange: the same shape and the same claims). */
+/** Throws unless both answer the same JSON (the token exchange, when both were asked: the same shape and claims). */
 function compareAnswers(service, baseline) {
   const problems = [];
   for (const scenario of ['get_action', 'list_actions']) {
     if (!isDeepStrictEqual(service[scenario].json, baseline[scenario].json)) {
       problems.push(`${scenario}: the bodies differ\n  service:  ${service[scenario].text.slice(0, 600)}\n  baseline: ${baseline[scenario].text.slice(0, 600)}`);
     }
+  }
+  const same = Object.fromEntries(['get_action', 'list_actions'].map((k) => [k, { same_json: true, same_bytes: service[k].text === baseline[k].text }]));
+  if (!baseline.token_exchange) {
+    if (problems.length) throw new Error(`the no-database baseline does not answer what the service answers, so it is no baseline:\n${problems.join('\n')}`);
+    return same;
   }
   const claimsOf = ({ json }) => {
     const { iat, exp, jti, ...rest } = jwtClaims(json.jwt_token);
@@ -194,7 +211,7 @@ function compareAnswers(service, baseline) {
   const [s, b] = [claimsOf(service.token_exchange), claimsOf(baseline.token_exchange)];
   if (!isDeepStrictEqual(s, b)) problems.push(`token_exchange: the answers differ\n  service:  ${JSON.stringify(s)}\n  baseline: ${JSON.stringify(b)}`);
   if (problems.length) throw new Error(`the baseline does not answer what the service answers, so it is no baseline:\n${problems.join('\n')}`);
-  return Object.fromEntries(['get_action', 'list_actions'].map((k) => [k, { same_json: true, same_bytes: service[k].text === baseline[k].text }]));
+  return same;
 }
 
 // ---------- main ----------
@@ -213,11 +230,13 @@ async function main() {
   const rounds = [];
   let session;
   let equivalence;
+  let bareEquivalence;
   let databaseVersion;
   let firstStart;
   try {
     await waitReady(receiver, receiverPort, performance.now());
     const needBaseline = CONFIG.scenarios.some((s) => BASELINE_SCENARIOS.includes(s));
+    const needBare = CONFIG.scenarios.some((s) => BARE_SCENARIOS.includes(s));
     // A first start, not measured as a round: it creates the database (PGlite's initdb, the migrations) and the
     // data, and creating an embedded database leaves its memory high in that process. Every round is a restart.
     current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs });
@@ -232,7 +251,7 @@ async function main() {
       session.round = r;
       await sleep(500);
       const idle = rssMb(current.child.pid);
-      const reference = r === 1 && needBaseline ? await referenceAnswers(current, session) : undefined;
+      const reference = r === 1 && (needBaseline || needBare) ? await referenceAnswers(current, session) : undefined;
       log(`round ${r}/${CONFIG.rounds}: service (ready in ${current.readyMs} ms, RSS ${idle} MB idle)`);
       const sampler = sampleRss(current.child.pid);
       await warmUp(current, session);
@@ -251,6 +270,15 @@ async function main() {
         round.baseline = { ready_ms: current.readyMs, rss_idle_mb: rssMb(current.child.pid), scenarios: await commonScenarios(current, session, receiverUrl) };
         await stopChild(current.child);
       }
+      // The no-database baseline: the same data, read once at its start.
+      if (needBare) {
+        current = await startBaseline({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.baselineNodeArgs, mode: 'memory' });
+        log(`round ${r}/${CONFIG.rounds}: no-database baseline (ready in ${current.readyMs} ms)`);
+        if (reference) bareEquivalence = compareAnswers(reference, await referenceAnswers(current, session, { exchange: false }));
+        await warmUp(current, session);
+        round.bare = { ready_ms: current.readyMs, rss_idle_mb: rssMb(current.child.pid), scenarios: await readScenarios(current, session) };
+        await stopChild(current.child);
+      }
       current = undefined;
       rounds.push(round);
     }
@@ -264,7 +292,8 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const summary = summarize(rounds, MODE, firstStart);
+  const reference = CONFIG.reference ? JSON.parse(readFileSync(CONFIG.reference, 'utf8')) : undefined;
+  const summary = summarize(rounds, MODE, firstStart, reference);
   const failed = printTable(summary, { mode: MODE, config: CONFIG, code: sourceVersion() });
   const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
   const file = join(ROOT, 'bench/results', `bench-${MODE}-${stamp}.json`);
@@ -276,6 +305,8 @@ async function main() {
     machine: { ...machineInfo(), database: databaseVersion },
     config: CONFIG,
     equivalence,
+    bare_equivalence: bareEquivalence,
+    reference: reference ? { file: CONFIG.reference, code: reference.code, date: reference.date } : undefined,
     first_start: firstStart,
     medians: summary,
     rounds,

@@ -5,7 +5,7 @@ const at = (rounds, side, scenario, field) => rounds.map((r) => r[side]?.scenari
 const failuresOf = (rounds, scenario) =>
   rounds.reduce((sum, r) => {
     const count = (result) => (result ? (result.failures ?? 0) + (result.execution?.failures ?? 0) + (result.direct?.failures ?? 0) : 0);
-    return sum + count(r.service?.scenarios?.[scenario]) + count(r.baseline?.scenarios?.[scenario]);
+    return sum + count(r.service?.scenarios?.[scenario]) + count(r.baseline?.scenarios?.[scenario]) + count(r.bare?.scenarios?.[scenario]);
   }, 0);
 const verdict = (value, target) => {
   if (!target || value === null) return null;
@@ -16,13 +16,15 @@ const verdict = (value, target) => {
  * One row per figure: the service's and the baseline's medians, how they compare (`ratio` = service / baseline,
  * `diff` = median of the per-round differences, `value` = the service's figure itself) and the target.
  */
-export function summarize(rounds, mode, firstStart) {
+export function summarize(rounds, mode, firstStart, reference) {
   const rows = [];
+  const before = (key) => reference?.medians?.rows?.find((row) => row.key === key)?.service ?? null;
   const add = (row) => {
     const value = row.compare === 'ratio' ? (row.service && row.baseline ? round(row.service / row.baseline, 3) : null) : row.compare === 'value' ? row.service : row.value;
     const failures = row.scenario ? failuresOf(rounds, row.scenario) : 0;
     const applies = !row.postgresqlOnly || mode === 'postgresql';
-    rows.push({ ...row, value, failures, pass: applies ? verdict(value, row.target) : null });
+    const target = typeof row.target === 'function' ? row.target(before(row.key)) : row.target;
+    rows.push({ ...row, target, value, failures, reference: before(row.key), pass: applies ? verdict(value, target) : null });
   };
   const has = (scenario) => rounds.some((r) => r.service?.scenarios?.[scenario]);
   const read = [
@@ -38,15 +40,23 @@ export function summarize(rounds, mode, firstStart) {
     add({ key: `${scenario}.p50`, scenario, label, metric: 'p50 ms', service: pick('service', 'p50_ms'), baseline: pick('baseline', 'p50_ms'), compare: 'ratio' });
     const p99Target = scenario === 'token_exchange' ? undefined : { op: '<=', limit: 3 };
     add({ key: `${scenario}.p99`, scenario, label, metric: 'p99 ms', service: pick('service', 'p99_ms'), baseline: pick('baseline', 'p99_ms'), compare: 'ratio', target: p99Target });
+    if (!rounds.some((r) => r.bare?.scenarios?.[scenario])) continue;
+    // Issue 15: against the no-database baseline, at least half its throughput and at most twice its p99.
+    const bareLabel = `${label} vs no-database`;
+    add({ key: `${scenario}.rps_bare`, scenario, label: bareLabel, metric: 'requests/s', service: pick('service', 'rps'), baseline: pick('bare', 'rps'), compare: 'ratio', target: { op: '>=', limit: 0.5 } });
+    add({ key: `${scenario}.p50_bare`, scenario, label: bareLabel, metric: 'p50 ms', service: pick('service', 'p50_ms'), baseline: pick('bare', 'p50_ms'), compare: 'ratio' });
+    add({ key: `${scenario}.p99_bare`, scenario, label: bareLabel, metric: 'p99 ms', service: pick('service', 'p99_ms'), baseline: pick('bare', 'p99_ms'), compare: 'ratio', target: { op: '<=', limit: 2 } });
   }
   if (has('executions')) {
     const label = 'executions (receiver)';
-    add({ key: 'executions.rps', scenario: 'executions', label, metric: 'executions/s', service: median(at(rounds, 'service', 'executions', 'rps')), compare: 'value', target: { op: '>=', limit: 1000 } });
+    // With a reference run (before/after): not lower than it; without, the original floor.
+    const executionsTarget = (before) => ({ op: '>=', limit: before ?? 1000 });
+    add({ key: 'executions.rps', scenario: 'executions', label, metric: 'executions/s', service: median(at(rounds, 'service', 'executions', 'rps')), compare: 'value', target: executionsTarget });
     add({ key: 'executions.p99', scenario: 'executions', label, metric: 'p99 ms under load', service: median(at(rounds, 'service', 'executions', 'p99_ms')), compare: 'value' });
   }
   if (has('added_latency')) {
     const runs = rounds.map((r) => r.service.scenarios.added_latency).filter(Boolean);
-    for (const [p, limit] of [['p50', 1], ['p99', 3]]) {
+    for (const [p, limit] of [['p50', 0.7], ['p99', 3]]) {
       const field = `${p}_ms`;
       add({
         key: `added_latency.${p}`,
@@ -89,19 +99,21 @@ const show = (x) => (x === null || x === undefined ? '—' : String(x));
 
 /** Prints the table; returns true when a scenario had failed requests (the run then exits non-zero). */
 export function printTable(summary, { mode, config, code }) {
-  const header = ['scenario', 'metric', 'service', 'baseline', 'service/baseline', 'target', 'result'];
+  const withReference = summary.rows.some((row) => row.reference !== null && row.reference !== undefined);
+  const header = ['scenario', 'metric', 'service', 'baseline', 'service/baseline', 'target', 'result', ...(withReference ? ['reference: service'] : [])];
   const lines = summary.rows.map((row) => {
     const compared = row.compare === 'ratio' ? show(row.value) : row.compare === 'diff' ? `+${show(row.value)} ms` : '';
     const target = row.target ? `${row.compare === 'value' ? '' : row.compare === 'diff' ? 'added ' : 'ratio '}${row.target.op === '>=' ? '≥' : '≤'} ${row.target.limit}${row.postgresqlOnly ? ' (PostgreSQL)' : ''}` : '';
     let result = row.pass === null ? '' : row.pass ? 'PASS' : 'MISS';
     if (row.failures) result += ` ERRORS(${row.failures})`;
-    return [row.label, row.metric, show(row.service), show(row.baseline), compared, target, result.trim()];
+    return [row.label, row.metric, show(row.service), show(row.baseline), compared, target, result.trim(), ...(withReference ? [show(row.reference)] : [])];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const format = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
   console.log(
     `\nnpm run bench: ${mode}, commit ${code.commit.slice(0, 7)}${code.src_modified ? ' (src/ modified)' : ''}, ` +
-      `medians of ${config.rounds} round(s), ${config.connections} connections, ${config.durationS} s per run`,
+      `medians of ${config.rounds} round(s), ${config.connections} connections, ${config.durationS} s per run` +
+      (config.reference ? `; reference: ${config.reference}` : ''),
   );
   console.log([format(header), format(widths.map((w) => '-'.repeat(w))), ...lines.map(format)].join('\n'));
   const failed = summary.rows.some((row) => row.failures > 0);

@@ -30,11 +30,16 @@ export async function startService({ port, dataDir, secrets, nodeArgs }) {
   return { child, readyMs, url: `http://${HOST}:${port}` };
 }
 
-/** The bare baseline: `node [BENCH_BASELINE_NODE_ARGS] bench/baseline-server.mjs` on CPU 0, on the same database as the service. */
-export async function startBaseline({ port, dataDir, secrets, nodeArgs }) {
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: secrets.JWT_SECRET, ENCRYPTION_KEY: secrets.ENCRYPTION_KEY };
+/**
+ * A bare baseline: `node [BENCH_BASELINE_NODE_ARGS] bench/baseline-server.mjs` on CPU 0, on the same database as
+ * the service. `mode` 'query': the same queries as the service made before its read model; 'memory': the data
+ * read once at start, no database while measured.
+ */
+export async function startBaseline({ port, dataDir, secrets, nodeArgs, mode = 'query' }) {
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: secrets.JWT_SECRET, ENCRYPTION_KEY: secrets.ENCRYPTION_KEY, BASELINE_MODE: mode };
   const spawnedAt = performance.now();
-  const child = spawnNode([...nodeArgs, join(ROOT, 'bench/baseline-server.mjs')], { cpu: 0, env, name: 'the baseline' });
+  const name = mode === 'memory' ? 'the no-database baseline' : 'the baseline';
+  const child = spawnNode([...nodeArgs, join(ROOT, 'bench/baseline-server.mjs')], { cpu: 0, env, name });
   const readyMs = await waitReady(child, port, spawnedAt);
   return { child, readyMs, url: `http://${HOST}:${port}` };
 }
