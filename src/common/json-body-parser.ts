@@ -15,6 +15,15 @@ export class RawBody {
     readonly bytes: Buffer,
   ) {}
 
+  /** The body as a JSON object, or undefined when there is none; anything else is the contract's 400. */
+  parseObject(): Record<string, unknown> | undefined {
+    const value = this.parse();
+    if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw new InvalidRequestError('body: must be a JSON object');
+    }
+    return value as Record<string, unknown> | undefined;
+  }
+
   /** JSON is the only body the service reads; an empty body is no body (clients send Content-Type on DELETE too). */
   parse(): unknown {
     let text: string;
