@@ -91,6 +91,24 @@ describe('the example receivers verify every call the service makes (docs/receiv
     }
   });
 
+  (python ? it : it.skip)('Python receives big integers exactly as the caller sent them, and both signatures verify', async () => {
+    const record = join(mkdtempSync(join(tmpdir(), 'agw-receiver-')), 'calls.jsonl');
+    const { child, url } = await startReceiver('python3', ['examples/receiver.py'], { HMAC_KEY: tenant.hmacKey, PORT: '0', RECORD_FILE: record });
+    try {
+      const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(url, { json_schema: { type: 'object' } }) });
+      expect(created.status).toBe(201);
+      const parameters = '{"id":9007199254740993,"big":-123456789012345678901234567890,"list":[18446744073709551617,1e23,0.1]}';
+      const response = await gateway(testApp, 'POST', `/actions/${created.body.action.name}/execute`, { token: tenant.jwt, raw: `{"parameters":${parameters}}` });
+      expect(response.body.execution).toMatchObject({ status: 'succeeded', error: '' });
+      // The receiver writes what Python's json read (json.dumps, default separators): the same integers.
+      const [line] = readFileSync(record, 'utf8').trim().split('\n');
+      expect(line).toContain(`"parameters": {"id": 9007199254740993, "big": -123456789012345678901234567890, "list": [18446744073709551617, 1${'0'.repeat(23)}, 0.1]}`);
+      expect(line).toContain('"verified": true');
+    } finally {
+      child.kill();
+    }
+  });
+
   it('Node (examples/receiver.mjs): body signature on the raw bytes', async () => {
     const { child, url } = await startReceiver(process.execPath, ['examples/receiver.mjs'], { HMAC_KEY: tenant.hmacKey, PORT: '0' });
     try {

@@ -77,7 +77,7 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   /**
    * Errors Fastify raises while reading the body, before any handler runs. Every well-formed content type is
-   * read as bytes and judged later by RawBody.parse, but a Content-Type header Fastify cannot parse at all
+   * read as bytes and judged later by RawBody.parseObject, but a Content-Type header Fastify cannot parse at all
    * (`application/json, text/plain`) still fails here with a 415: it must stay a 400, not become a 500.
    */
   private fromParserError(exception: unknown): DomainError | undefined {

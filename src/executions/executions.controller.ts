@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@
 import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { InvalidRequestError } from '../common/common.errors';
+import { KeepNumberLiterals } from '../common/json-numbers';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { TenantAuthenticated } from '../rate-limit/rate-limit.decorators';
@@ -25,6 +26,7 @@ export class ExecutionsController {
 
   @Post('execute')
   @HttpCode(200)
+  @KeepNumberLiterals()
   @ApiOperation({
     operationId: 'executeAction',
     summary: 'Run the action as the platform does',
