@@ -6,7 +6,7 @@ import { InvalidRequestError } from '../common/common.errors';
 import { KeepNumberLiterals } from '../common/json-numbers';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
-import { TenantAuthenticated } from '../rate-limit/rate-limit.decorators';
+import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
 import { ActionNameParam } from '../actions/dto/action-fields';
 import { ExecuteActionRequest } from './dto/execute-action.request';
 import { ExecutionListResponse, ExecutionResponse } from './dto/execution.response';

@@ -28,6 +28,37 @@ describe('canonicalJson', () => {
     expect(canonicalJson(value)).toBe(expected);
   });
 
+  describe('numbers as the caller wrote them (recorded by json-numbers when the body was read)', () => {
+    const read = (text: string): Record<string, unknown> => {
+      const value = JSON.parse(text) as Record<string, unknown>;
+      recordNumberLiterals(text, value);
+      return value;
+    };
+
+    it('writes integers beyond 2^53 back digit for digit, wherever they are', () => {
+      const text = '{"id":9007199254740993,"nested":{"list":[1,12345678901234567890,{"x":-98765432109876543210123456789}]},"fine":2}';
+      expect(canonicalJson(read(text))).toBe(text);
+    });
+
+    it('writes fractions and exponents a float holds in Python\'s spelling', () => {
+      expect(canonicalJson(read('{"a":0.30000000000000004,"b":1e23,"c":1.5E+300,"d":-0.0,"e":2.50,"f":1e-7,"g":100e-2}'))).toBe(
+        `{"a":0.30000000000000004,"b":1${'0'.repeat(23)},"c":15${'0'.repeat(299)},"d":0,"e":2.5,"f":1e-07,"g":1}`,
+      );
+    });
+
+    it('follows JSON.parse on repeated keys: the last value counts', () => {
+      expect(canonicalJson(read('{"a":12345678901234567890,"a":1}'))).toBe('{"a":1}');
+      expect(canonicalJson(read('{"a":1,"a":12345678901234567890}'))).toBe('{"a":12345678901234567890}');
+      expect(canonicalJson(read('{"a":{"b":12345678901234567890},"a":{"b":2}}'))).toBe('{"a":{"b":2}}');
+    });
+
+    it('writes a value changed after reading as it now is, not as it was sent', () => {
+      const value = read('{"id":12345678901234567890}');
+      value.id = 5;
+      expect(canonicalJson(value)).toBe('{"id":5}');
+    });
+  });
+
   it('refuses values JSON cannot carry', () => {
     expect(() => canonicalJson(Number.NaN)).toThrow(TypeError);
     expect(() => canonicalJson(() => 1)).toThrow(TypeError);
