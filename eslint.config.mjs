@@ -16,13 +16,16 @@ const nodeGlobals = {
   Buffer: 'readonly',
 };
 
+// What Node (18+) has of the web platform, used by the receiver kit and the example receivers.
+const webGlobals = { URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', Headers: 'readonly' };
+
 const unusedVars = [
   'error',
   { argsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
 ];
 
 export default defineConfig([
-  globalIgnores(['dist/', 'node_modules/', 'coverage/', '.data/']),
+  globalIgnores(['dist/', 'node_modules/', 'coverage/', '.data/', 'test-results/', 'packages/*/dist/']),
 
   // The service, its tests, benchmarks and the TypeORM CLI data source.
   {
@@ -44,4 +47,13 @@ export default defineConfig([
     rules: { 'no-unused-vars': unusedVars },
   },
   { files: ['*.js', '*.cjs', 'scripts/**/*.js'], languageOptions: { sourceType: 'commonjs' } },
+
+  // The receiver kit (ES module source, its tests and build script) and the example receivers.
+  {
+    files: ['packages/receiver-kit/**/*.{js,mjs,cjs}', 'examples/**/*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { globals: { ...nodeGlobals, ...webGlobals } },
+    rules: { 'no-unused-vars': unusedVars },
+  },
+  { files: ['packages/receiver-kit/**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
 ]);

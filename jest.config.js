@@ -22,6 +22,8 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|load-esm|content-disposition)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  // The receiver kit's source, as its package name resolves for a receiver (see tsconfig.json's paths).
+  moduleNameMapper: { '^@action-gateway/receiver-kit$': '<rootDir>/packages/receiver-kit/src/index.js' },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,
