@@ -71,12 +71,14 @@ export const WEBHOOKS: Record<string, PathItemObject> = {
       description:
         'Sent by executeAction. Verify both signatures on the raw body (docs/receivers.md), run the action, answer ' +
         '{result, error} within 30 seconds. Connection failures, 429 and 5xx answers are retried with the same ' +
-        'webhook-id while the 30-second budget lasts (Retry-After is honoured).',
+        'webhook-id while the 30-second budget lasts (Retry-After is honoured). The examples are signed with the key ' +
+        '`whsec_c2VjcmV0LWtleS1mb3ItZG9jcy1leGFtcGxlLTEyMzQ=`.',
       security: [{ webhookSignature: [] }],
       parameters: standardWebhookHeaders(true),
+      // The example of docs/receivers.md: signed with the key whsec_c2VjcmV0LWtleS1mb3ItZG9jcy1leGFtcGxlLTEyMzQ=.
       requestBody: callBody({
         action_name: 'get_weather',
-        parameters: { city: 'Oslo' },
+        parameters: { city: 'Zürich', days: 2 },
         timestamp: 1767225600,
         signature: 'b2efa497c8ff756c12d0c2f52fc91d5928c55ecb4fe9a35bc0ba4f2fdeeda7cd',
       }),
