@@ -4,12 +4,12 @@ import type { Socket } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { Logger as NestJsPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-parser';
 import { RouteTable } from './common/route-table';
 import { createLogger } from './common/logging';
+import { PinoNestLogger } from './common/pino-nest-logger';
 import { AppConfig } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
 import { Metrics } from './metrics/metrics';
@@ -56,8 +56,9 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
 
 /** Everything the HTTP layer needs besides the modules; shared by `main.ts` and the e2e tests. */
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
-  app.useLogger(app.get(NestJsPinoLogger));
   const fastify = app.getHttpAdapter().getInstance();
+  // The application's own lines go to the same pino logger as Fastify's request lines.
+  app.useLogger(new PinoNestLogger(fastify.log as Logger));
   app.get(RouteTable).attach(fastify);
   registerRawBodyReader(fastify);
   fastify.addHook('onRequest', async (request, reply) => {

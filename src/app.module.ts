@@ -1,7 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
-import { loggerOptions } from './common/logging';
 import { ActionsModule } from './actions/actions.module';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
@@ -24,12 +22,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        // Request logs come from Fastify's pino (with the request id); nestjs-pino writes the application's own
-        // logs through the request's logger when there is one, and through this configuration otherwise.
-        LoggerModule.forRootAsync({
-          inject: [AppConfig],
-          useFactory: (appConfig: AppConfig) => ({ useExisting: true, pinoHttp: loggerOptions(appConfig) }),
-        }),
         CommonModule,
         DatabaseModule,
         RateLimitModule,
