@@ -10,7 +10,7 @@ import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-pars
 import { RouteTable } from './common/route-table';
 import { createLogger } from './common/logging';
 import { PinoNestLogger } from './common/pino-nest-logger';
-import { AppConfig } from './config/app-config';
+import { AppConfig, TrustProxy } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
 import { Metrics } from './metrics/metrics';
 import { serveOpenApi } from './openapi/document';
@@ -24,7 +24,7 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
     bodyLimit: BODY_LIMIT_BYTES,
     // A path name that is too long is an unknown action (404), not Fastify's 414.
     routerOptions: { maxParamLength: 16_384 },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     // While closing, a request that still arrives on an open connection is served, not answered 503: the
     // connection closes after it (see the onSend hook), so the drain is short anyway.
@@ -52,6 +52,17 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
         .send(notFound ? { error: 'Not found' } : { error: 'Invalid request', details: `request: ${error.message}` });
     },
   });
+}
+
+/**
+ * Fastify takes an address list as it is, but ignores a plain hop count (it cannot tell who the nearest peer
+ * is), so a hop count becomes the function "the nearest N addresses are proxies": X-Forwarded-For is read from
+ * the right, and the address N hops back is the client's. Whatever the client wrote further left is ignored.
+ */
+function trustProxyOption(trustProxy: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  const hops = trustProxy;
+  return (_address, hop) => hop < hops;
 }
 
 /** Everything the HTTP layer needs besides the modules; shared by `main.ts` and the e2e tests. */

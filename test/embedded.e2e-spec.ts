@@ -78,12 +78,24 @@ describe('embedded database and the command line', () => {
     expect(missing.stderr).toContain('--tenant is required');
   });
 
-  it('refuses to start in production without a database, in one line naming the variable', async () => {
-    const service = ServiceProcess.start({ NODE_ENV: 'production', DATA_DIR: dataDir });
+  it('lists every configuration problem at once, one line each, and exits 1 without a stack trace', async () => {
+    const service = ServiceProcess.start({ NODE_ENV: 'production', DATA_DIR: dataDir, PORT: 'abc', JWT_SECRET: 'a'.repeat(40) });
     const exit = await service.exit();
     expect(exit.code).toBe(1);
-    expect(service.output.join('').trim()).toBe(
+    expect(service.output.join('').trim().split('\n')).toEqual([
+      'Configuration error: PORT must be a whole number from 0 to 65535, not "abc"',
       'Configuration error: DATABASE_URL is required in production (the embedded database is for development)',
+      'Configuration error: ADMIN_API_KEY is required in production',
+      'Configuration error: ENCRYPTION_KEY is required in production',
+      'Configuration error: JWT_SECRET is too weak (it repeats a short pattern): use at least 32 random bytes (openssl rand -base64 48)',
+    ]);
+  });
+
+  it('refuses an unknown NODE_ENV instead of starting in development', async () => {
+    const service = ServiceProcess.start({ NODE_ENV: 'prod', DATA_DIR: mkdtempSync(join(tmpdir(), 'agw-prod-typo-')) });
+    expect((await service.exit()).code).toBe(1);
+    expect(service.output.join('').trim()).toBe(
+      'Configuration error: NODE_ENV must be one of production, development, test (unset means development), not "prod"',
     );
   });
 });
