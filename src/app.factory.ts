@@ -68,8 +68,11 @@ function trustProxyOption(trustProxy: TrustProxy): boolean | string[] | ((addres
 /** Everything the HTTP layer needs besides the modules; shared by `main.ts` and the e2e tests. */
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
   const fastify = app.getHttpAdapter().getInstance();
-  // The application's own lines go to the same pino logger as Fastify's request lines.
+  // The application's own lines go to the same pino logger as Fastify's request lines, those logged while the
+  // modules started included (buffered until now). If starting fails before this point, the buffer is dropped
+  // and main.ts prints what went wrong once.
   app.useLogger(new PinoNestLogger(fastify.log as Logger));
+  app.flushLogs();
   app.get(RouteTable).attach(fastify);
   registerRawBodyReader(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
@@ -91,6 +94,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const logger = createLogger(config);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), createAdapter(config, logger), {
     bufferLogs: true,
+    autoFlushLogs: false,
     abortOnError: false,
     bodyParser: false, // ours: registerRawBodyReader
   });

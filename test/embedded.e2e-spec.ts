@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from './support/http';
-import { runCli, ServiceProcess } from './support/process';
+import { runCli, runMigrationCommand, ServiceProcess } from './support/process';
 import { Receiver } from './support/receiver';
 
 /**
@@ -51,9 +51,21 @@ describe('embedded database and the command line', () => {
     });
     expect(action.status).toBe(201);
 
+    // A second service, and the migration command line, on the same DATA_DIR: one line naming the holder.
     const second = start();
     expect((await second.exit()).code).toBe(1);
-    expect(second.output.join('')).toContain('the embedded database is in use by process');
+    expect(second.output.join('')).toBe(
+      `Cannot start: the embedded database is in use by process ${first.child.pid} (another service on DATA_DIR ${dataDir}): ` +
+        'stop that one or set another DATA_DIR\n',
+    );
+    const show = runMigrationCommand('migration:show', env);
+    expect(show.status).toBe(1);
+    expect(show.stdout).toBe('');
+    expect(show.stderr).toBe(
+      `Cannot open the embedded database in ${dataDir}: the service running as process ${first.child.pid} holds it. ` +
+        'That service applies pending migrations itself when it starts (RUN_MIGRATIONS), and its /readyz says whether any are pending; ' +
+        'stop it to run migration commands.\n',
+    );
 
     await first.stop();
     const listed = runCli(['tenants:list'], env); // nobody holds the directory now: the command line opens it itself
