@@ -26,7 +26,7 @@ describe('starting the service', () => {
     const dataDir = freshDataDir();
     const service = ServiceProcess.start({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', RUN_MIGRATIONS: 'false', LOG_LEVEL: 'debug' });
     try {
-      const url = await service.ready(dataDir);
+      const url = await service.ready(dataDir, 90_000); // a fresh embedded database is slow to create on a busy machine
       const adminKey = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).ADMIN_API_KEY as string;
 
       const ready = await call(url, 'GET', '/readyz');
@@ -58,5 +58,5 @@ describe('starting the service', () => {
     expect(output).not.toContain('tenant-name-never-logged');
     expect(output).not.toContain('token-never-logged');
     expect(output).not.toMatch(/PARAMETERS|"parameters"/);
-  });
+  }, 120_000);
 });
