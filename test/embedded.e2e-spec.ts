@@ -96,6 +96,7 @@ describe('embedded database and the command line', () => {
   });
 
   it('looks tenants up by name, refuses a second bootstrap of a name, prints revocations, and writes secrets 0600', async () => {
+    await Promise.all(services.map((running) => running.stop())); // a service an earlier test left running holds DATA_DIR
     const service = start();
     await service.ready(dataDir);
     const output = join(mkdtempSync(join(tmpdir(), 'agw-cli-out-')), 'beta.json');
