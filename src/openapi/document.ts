@@ -51,6 +51,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Action Gateway')
     .setDescription(DESCRIPTION)
     .setVersion('1.0.0')
+    .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
     .addServer('/', 'The origin serving this document; the spec\'s {base_url} is this origin followed by /api/v1/gateway')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The jwt_token from exchangeToken (24 hours)' })
     // Not addBearerAuth: it would call the admin key a JWT, which it is not.
