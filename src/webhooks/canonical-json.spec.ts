@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
+import { itIf, python3Command } from '../../test/support/requirements';
 import { canonicalJson } from './canonical-json';
 
 describe('canonicalJson', () => {
@@ -28,8 +29,7 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson(() => 1)).toThrow(TypeError);
   });
 
-  const python = spawnSync('python3', ['--version']).status === 0;
-  (python ? it : it.skip)('is reproduced byte for byte by json.dumps(separators=(",", ":")) over a generated corpus', () => {
+  itIf(python3Command())('is reproduced byte for byte by json.dumps(separators=(",", ":")) over a generated corpus', () => {
     const corpus = fc.sample(
       fc.jsonValue({ maxDepth: 4 }).map((value) => ({ action_name: 'probe', parameters: { value }, timestamp: 1_700_000_000 })),
       { numRuns: 400, seed: 42 },
