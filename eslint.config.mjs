@@ -36,6 +36,36 @@ export default defineConfig([
     },
   },
 
+  // A TenantId is a tenant id someone has checked (see src/common/tenant-id.ts). Only the places that check make
+  // one: the bearer strategy and the token check (the API token names its tenant), TenancyService.requireId
+  // (the admin path, after looking the tenant up), and test helpers. Everywhere else neither asTenantId nor a
+  // cast to TenantId compiles past lint.
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/common/tenant-id.ts', 'src/auth/jwt.strategy.ts', 'src/auth/api-tokens.service.ts', 'src/tenancy/tenancy.service.ts', 'test/support/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/common/tenant-id'],
+              importNames: ['asTenantId'],
+              message: 'A TenantId comes from an authenticated principal or TenancyService.requireId, not from a string.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='TenantId'], TSTypeAssertion > TSTypeReference.typeAnnotation[typeName.name='TenantId']",
+          message: 'A TenantId comes from an authenticated principal or TenancyService.requireId, not from a cast.',
+        },
+      ],
+    },
+  },
+
   // Tests read JSON bodies of every shape; typing each one would say nothing the assertions don't.
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startExampleReceiver } from './support/example-receiver';
 import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
+import { itIf, Requirement } from './support/requirements';
 import { startTestApp, TestApp } from './support/test-app';
 
 const ROOT = resolve(__dirname, '..');
@@ -13,16 +14,21 @@ const KIT_PYTHON = join(ROOT, 'packages', 'receiver-kit', 'python');
  * with the receiver kit, passes the registration test and executions, and refuses another tenant's key. The
  * Python ones run where their framework is installed (Flask is on the CI image; FastAPI may not be).
  */
-const pythonHas = (modules: string) => spawnSync('python3', ['-c', `import ${modules}`], { env: { ...process.env, PYTHONPATH: KIT_PYTHON } }).status === 0;
+const pythonHas = (name: string, modules: string): Requirement => ({
+  name,
+  missing: spawnSync('python3', ['-c', `import ${modules}`], { env: { ...process.env, PYTHONPATH: KIT_PYTHON } }).status === 0
+    ? undefined
+    : `python3 cannot import ${modules}`,
+});
 
 const frameworks = [
-  { name: 'Express', file: 'express.mjs', available: true, command: process.execPath, args: ['examples/frameworks/express.mjs'] },
-  { name: 'Fastify', file: 'fastify.mjs', available: true, command: process.execPath, args: ['examples/frameworks/fastify.mjs'] },
-  { name: 'Flask', file: 'flask_receiver.py', available: pythonHas('flask'), command: 'python3', args: ['examples/frameworks/flask_receiver.py'] },
+  { name: 'Express', file: 'express.mjs', requires: { name: 'NODE' } as Requirement, command: process.execPath, args: ['examples/frameworks/express.mjs'] },
+  { name: 'Fastify', file: 'fastify.mjs', requires: { name: 'NODE' } as Requirement, command: process.execPath, args: ['examples/frameworks/fastify.mjs'] },
+  { name: 'Flask', file: 'flask_receiver.py', requires: pythonHas('FLASK', 'flask'), command: 'python3', args: ['examples/frameworks/flask_receiver.py'] },
   {
     name: 'FastAPI',
     file: 'fastapi_receiver.py',
-    available: pythonHas('fastapi, uvicorn'),
+    requires: pythonHas('FASTAPI', 'fastapi, uvicorn'),
     command: 'python3',
     args: ['-m', 'uvicorn', '--app-dir', 'examples/frameworks', 'fastapi_receiver:app', '--host', '127.0.0.1', '--port', '0'],
   },
@@ -47,7 +53,7 @@ describe('the framework receivers in docs/receivers.md work as pasted', () => {
   });
 
   for (const framework of frameworks) {
-    (framework.available ? it : it.skip)(`${framework.name}: verifies the registration test and executions, refuses another key`, async () => {
+    itIf(framework.requires)(`${framework.name}: verifies the registration test and executions, refuses another key`, async () => {
       const env = { HMAC_KEY: `whsec_${Buffer.alloc(32, 3).toString('base64')},${tenant.hmacKey}`, PORT: '0', PYTHONPATH: KIT_PYTHON };
       const { child, url } = await startExampleReceiver(framework.command, framework.args, env);
       try {
