@@ -6,10 +6,10 @@ import { ApiToken } from '../src/auth/api-token.entity';
 import { ApiTokensRepository } from '../src/auth/api-tokens.repository';
 import { API_TOKEN_COLUMNS, TOKEN_STANDING_COLUMNS } from '../src/auth/api-tokens.sql';
 import { hashApiToken } from '../src/auth/token-credentials';
-import { asTenantId } from '../src/common/tenant-id';
 import { Execution } from '../src/executions/execution.entity';
 import { COLUMNS as EXECUTION_COLUMNS } from '../src/executions/executions.repository';
 import { Tenant } from '../src/tenancy/tenant.entity';
+import { TenancyService } from '../src/tenancy/tenancy.service';
 import { TenantsRepository } from '../src/tenancy/tenants.repository';
 import { TENANT_STATUS_COLUMNS } from '../src/tenancy/tenants.sql';
 import { HmacKey } from '../src/webhooks/hmac-key.entity';
@@ -64,7 +64,7 @@ describe('hand-written SQL agrees with the entities', () => {
   });
 
   it('reads rows as TypeORM reads them', async () => {
-    const tenantId = asTenantId(tenant.tenantId);
+    const tenantId = await service.app.get(TenancyService).requireId(tenant.tenantId);
     const actions = await service.app.get(ActionsRepository).snapshotOfTenant(tenantId);
     expect(actions.value).toEqual(await dataSource.getRepository(Action).find({ where: { tenantId }, order: { name: 'ASC' } }));
     expect(actions.value).toHaveLength(2);
@@ -85,7 +85,7 @@ describe('hand-written SQL agrees with the entities', () => {
 
   it('reads every snapshot at the version the database is at', async () => {
     const [{ version }] = await dataSource.query('SELECT version FROM read_model_version');
-    const tenantId = asTenantId(tenant.tenantId);
+    const tenantId = await service.app.get(TenancyService).requireId(tenant.tenantId);
     const snapshots = [
       await service.app.get(ActionsRepository).snapshotOfTenant(tenantId),
       await service.app.get(ApiTokensRepository).standingSnapshot(tenant.apiTokenId),

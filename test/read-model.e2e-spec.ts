@@ -67,7 +67,7 @@ describe('the read model: reads from memory, exact across replicas', () => {
     await eventually(async () => replicaB.app.get(ReadModel).listenerProcessId !== undefined, 'replica B listens');
   });
   afterAll(async () => {
-    listenerProxy?.release();
+    listenerProxy?.resume();
     await replicaA?.close();
     await replicaB?.close();
     await listenerProxy?.cut();
@@ -211,7 +211,7 @@ describe('the read model: reads from memory, exact across replicas', () => {
   it('while the other replica\'s announcements are held back it reads the database, and memory again once they arrive', async () => {
     const name = await register();
     await servedFromMemoryOnB(name);
-    listenerProxy.hold();
+    listenerProxy.stall();
     try {
       const updated = await gateway(replicaA, 'PUT', `/actions/${name}`, { token: tenant.jwt, body: { description: 'while held' } });
       expect(updated.status).toBe(200);
@@ -221,7 +221,7 @@ describe('the read model: reads from memory, exact across replicas', () => {
       expect((await describeOn(replicaB, name)).status).toBe(404);
       expect(await reads(replicaB, 'actions', 'database')).toBe(fromDatabase + 2);
     } finally {
-      listenerProxy.release();
+      listenerProxy.resume();
     }
     const again = await register();
     await servedFromMemoryOnB(again);

@@ -1,7 +1,7 @@
 import { ApiTokensService } from '../src/auth/api-tokens.service';
 import { ActionsService } from '../src/actions/actions.service';
 import { InvalidRequestError } from '../src/common/common.errors';
-import { asTenantId } from '../src/common/tenant-id';
+import { TenantId } from '../src/common/tenant-id';
 import { TenancyService } from '../src/tenancy/tenancy.service';
 import { HmacKeysService } from '../src/webhooks/hmac-keys.service';
 import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
@@ -16,6 +16,8 @@ describe('the exported services own their rules', () => {
   let service: TestApp;
   let receiver: Receiver;
   let tenant: TestTenant;
+  /** The tenant's id as the admin path checks it (TenancyService.requireId). */
+  let tenantId: TenantId;
 
   beforeAll(async () => {
     service = await startTestApp();
@@ -27,6 +29,7 @@ describe('the exported services own their rules', () => {
   });
   beforeEach(async () => {
     tenant = await createTenant(service);
+    tenantId = await service.app.get(TenancyService).requireId(tenant.tenantId);
   });
 
   const list = () => gateway(service, 'GET', '/actions', { token: tenant.jwt });
@@ -42,7 +45,7 @@ describe('the exported services own their rules', () => {
 
   it('ApiTokensService.create refuses an expiry that is not a date-time in the future', async () => {
     const tokens = service.app.get(ApiTokensService);
-    const id = asTenantId(tenant.tenantId);
+    const id = tenantId;
     await expect(tokens.create(id, 'past', new Date(Date.now() - 1_000))).rejects.toThrow(new InvalidRequestError('expires_at: must be in the future'));
     await expect(tokens.create(id, 'past', '2020-01-01T00:00:00Z')).rejects.toThrow(new InvalidRequestError('expires_at: must be in the future'));
     await expect(tokens.create(id, 'garbage', 'tomorrow')).rejects.toThrow(new InvalidRequestError('expires_at: must be an ISO 8601 date-time'));
@@ -53,7 +56,7 @@ describe('the exported services own their rules', () => {
 
   it('ApiTokensService.revoke: the bearer tokens minted from it are refused at the next request', async () => {
     expect((await list()).status).toBe(200);
-    await service.app.get(ApiTokensService).revoke(asTenantId(tenant.tenantId), tenant.apiTokenId);
+    await service.app.get(ApiTokensService).revoke(tenantId, tenant.apiTokenId);
     expect(await list()).toMatchObject({ status: 401, body: { error: 'Invalid token' } });
   });
 
@@ -63,11 +66,11 @@ describe('the exported services own their rules', () => {
     expect((await execute()).status).toBe(200);
 
     const keys = service.app.get(HmacKeysService);
-    const [key] = await keys.list(asTenantId(tenant.tenantId));
-    await keys.revoke(asTenantId(tenant.tenantId), key.id);
+    const [key] = await keys.list(tenantId);
+    await keys.revoke(tenantId, key.id);
     expect(await execute()).toMatchObject({ status: 409, body: { error: 'no active HMAC key for this tenant' } });
 
-    await service.app.get(ActionsService).delete(asTenantId(tenant.tenantId), name);
+    await service.app.get(ActionsService).delete(tenantId, name);
     expect(await execute()).toMatchObject({ status: 404, body: { error: 'Action not found' } });
   });
 });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { InvalidRequestError } from '../common/common.errors';
-import { asTenantId, TenantId } from '../common/tenant-id';
+import { TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
 import { ReadModel } from '../database/read-model';
 import { ReadThroughCache } from '../database/read-through-cache';
@@ -38,7 +38,7 @@ interface TenantActions {
 @Injectable()
 export class ActionsService {
   /** Every tenant's actions, served from memory and kept exact across replicas (ReadModel). */
-  private readonly catalog: ReadThroughCache<TenantActions>;
+  private readonly catalog: ReadThroughCache<TenantId, TenantActions>;
 
   constructor(
     private readonly actions: ActionsRepository,
@@ -55,8 +55,8 @@ export class ActionsService {
       table: 'actions',
       maxSize: config.readModelCacheMb * 1024 * 1024,
       sizeOf: (actions) => actions.bytes,
-      load: async (tenantId) => {
-        const { version, value } = await this.actions.snapshotOfTenant(asTenantId(tenantId));
+      load: async (tenantId: TenantId) => {
+        const { version, value } = await this.actions.snapshotOfTenant(tenantId);
         return { version, value: this.catalogOf(value) };
       },
     });

@@ -21,7 +21,7 @@ const STANDINGS_KEPT = 100_000;
 @Injectable()
 export class ApiTokensService {
   /** Every token's standing, for the bearer check, served from memory and kept exact across replicas (ReadModel). */
-  private readonly standings: ReadThroughCache<TokenStanding | null>;
+  private readonly standings: ReadThroughCache<string, TokenStanding | null>;
 
   constructor(
     private readonly tokens: ApiTokensRepository,

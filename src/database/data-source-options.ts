@@ -2,6 +2,7 @@ import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { DatabaseSettings } from './database-settings';
 import { MIGRATIONS } from './schema';
+import { TypeOrmLogger } from './typeorm-logger';
 
 /**
  * One description of the database for the app and the TypeORM command line. The entities come from the modules
@@ -16,7 +17,8 @@ export function dataSourceOptions(config: AppConfig, url: string, embedded: bool
     migrationsRun: false,
     migrationsTransactionMode: 'all',
     synchronize: false,
-    logging: ['error', 'warn', 'migration'],
+    // TypeORM's messages go to the JSON log, without parameter values (typeorm-logger.ts).
+    logger: new TypeOrmLogger(),
     extra: DatabaseSettings.of(config, url, embedded).poolOptions(),
   };
 }

@@ -79,7 +79,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   }
 
   /** A cache of this read model, bounded by `maxSize`; what it holds is forgotten as changes are announced. */
-  cache<V>(options: Omit<ReadThroughCacheOptions<V>, 'reads'>): ReadThroughCache<V> {
+  cache<K extends string, V>(options: Omit<ReadThroughCacheOptions<K, V>, 'reads'>): ReadThroughCache<K, V> {
     const reads = { memory: this.metrics.readModelReads.labels(options.name, 'memory'), database: this.metrics.readModelReads.labels(options.name, 'database') };
     return new ReadThroughCache(this, { ...options, reads });
   }

@@ -26,7 +26,7 @@ export interface Snapshot<V> {
   value: V;
 }
 
-export interface ReadThroughCacheOptions<V> {
+export interface ReadThroughCacheOptions<K extends string, V> {
   /** For the `read_model_reads_total` metric. */
   name: string;
   /** The table whose announced changes (keyed like this cache) make an entry stale. */
@@ -34,7 +34,7 @@ export interface ReadThroughCacheOptions<V> {
   /** The most this cache holds, in the units of `sizeOf` (1 per entry when not given). */
   maxSize: number;
   sizeOf?: (value: V) => number;
-  load: (key: string) => Promise<Snapshot<V>>;
+  load: (key: K) => Promise<Snapshot<V>>;
   reads: { memory: { inc(): void }; database: { inc(): void } };
 }
 
@@ -50,13 +50,13 @@ interface Loading<V> {
  * was applied meanwhile (`mayKeep`), and concurrent requests share a load only if it started after they
  * arrived (`mayShare`). Values are shared between requests: callers must not change them.
  */
-export class ReadThroughCache<V> implements ChangeSubscriber {
-  private readonly entries: LRUCache<string, { value: V }>;
-  private readonly loading = new Map<string, Loading<V>>();
+export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
+  private readonly entries: LRUCache<K, { value: V }>;
+  private readonly loading = new Map<K, Loading<V>>();
 
   constructor(
     private readonly feed: ChangeFeed,
-    private readonly options: ReadThroughCacheOptions<V>,
+    private readonly options: ReadThroughCacheOptions<K, V>,
   ) {
     const sizeOf = options.sizeOf;
     // Bounded by size only (no `max`), so lru-cache does not allocate room for every entry up front.
@@ -64,7 +64,7 @@ export class ReadThroughCache<V> implements ChangeSubscriber {
     feed.subscribe(options.table, this);
   }
 
-  async get(key: string): Promise<V> {
+  async get(key: K): Promise<V> {
     if (await this.feed.inSync()) {
       const entry = this.entries.get(key);
       if (entry) {
@@ -76,14 +76,15 @@ export class ReadThroughCache<V> implements ChangeSubscriber {
   }
 
   changed(key: string): void {
-    this.entries.delete(key);
+    // Announced keys are this cache's keys (a tenant or token id), as the database spells them.
+    this.entries.delete(key as K);
   }
 
   reset(): void {
     this.entries.clear();
   }
 
-  private load(key: string): Promise<V> {
+  private load(key: K): Promise<V> {
     const pending = this.loading.get(key);
     if (pending && this.feed.mayShare(pending.startedAt)) return pending.promise;
     this.options.reads.database.inc();

@@ -17,7 +17,7 @@ const STATUSES_KEPT = 100_000;
 @Injectable()
 export class TenancyService {
   /** Every tenant's status, for the bearer check, served from memory and kept exact across replicas (ReadModel). */
-  private readonly statuses: ReadThroughCache<TenantStatus | null>;
+  private readonly statuses: ReadThroughCache<string, TenantStatus | null>;
 
   constructor(
     private readonly tenants: TenantsRepository,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
-import { asTenantId, TenantId } from '../common/tenant-id';
+import { TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
 import { ReadModel } from '../database/read-model';
 import { ReadThroughCache } from '../database/read-through-cache';
@@ -28,7 +28,7 @@ export class HmacKeysService {
    * Decrypted signing keys by tenant, so an execution neither reads nor decrypts them every time; kept exact
    * across replicas (ReadModel): a revoked key signs nothing after the revocation is acknowledged.
    */
-  private readonly signing: ReadThroughCache<SigningKeys | undefined>;
+  private readonly signing: ReadThroughCache<TenantId, SigningKeys | undefined>;
 
   constructor(
     private readonly keys: HmacKeysRepository,
@@ -41,8 +41,8 @@ export class HmacKeysService {
       name: 'hmac_keys',
       table: 'hmac_keys',
       maxSize: KEY_SETS_KEPT,
-      load: async (tenantId) => {
-        const { version, value } = await this.keys.activeSnapshot(asTenantId(tenantId));
+      load: async (tenantId: TenantId) => {
+        const { version, value } = await this.keys.activeSnapshot(tenantId);
         return { version, value: this.unseal(tenantId, value) };
       },
     });

@@ -9,9 +9,7 @@ export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   port = 0;
-  /** Milliseconds every chunk from the database is held back (0: none). */
-  latencyMs = 0;
-  /** While held, what the database sends is kept back until release(). */
+  /** While stalled, what the database sends is held back (per connection, in order) until `resume()`. */
   private held?: Array<() => void>;
 
   constructor(
@@ -29,10 +27,8 @@ export class TcpProxy {
       }
       client.pipe(upstream);
       upstream.on('data', (chunk: Buffer) => {
-        const send = () => client.writable && client.write(chunk);
-        if (this.held) this.held.push(send);
-        else if (this.latencyMs === 0) send();
-        else setTimeout(send, this.latencyMs);
+        if (this.held) this.held.push(() => client.writable && client.write(chunk));
+        else client.write(chunk);
       });
       upstream.on('end', () => client.end());
     });
@@ -40,13 +36,13 @@ export class TcpProxy {
     this.port = (this.server.address() as AddressInfo).port;
   }
 
-  /** Nothing the database sends gets through, until release(): a slow network, a client that does not read. */
-  hold(): void {
+  /** The database stops answering (connections stay open, nothing comes back) until `resume()`. */
+  stall(): void {
     this.held ??= [];
   }
 
-  /** Sends on, in order, what was held back. */
-  release(): void {
+  /** The database answers again, starting with everything it sent while stalled. */
+  resume(): void {
     const held = this.held ?? [];
     this.held = undefined;
     for (const send of held) send();
