@@ -12,9 +12,8 @@ const VERSION_SQL = 'SELECT version FROM read_model_version';
 const SYNC_SQL = 'SELECT version, pg_backend_pid() AS pid FROM read_model_version';
 const RECONNECT_MIN_MS = 50;
 const RECONNECT_MAX_MS = 5_000;
-/** Behind the database for this long while connected: the connection is taken for dead and opened again. */
+/** Behind the database with no announcement applied for this long: the connection is taken for dead and opened again. */
 const STUCK_MS = 3_000;
-
 
 interface Change {
   version: number;
@@ -208,6 +207,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
 
   private apply(change: Change): void {
     if (change.version <= this.applied) return;
+    this.behindSince = undefined; // announcements are arriving: behind, maybe, but not stuck
     if (change.version !== this.applied + 1 || change.key === null) {
       // A gap (an announcement that never came) or a TRUNCATE: nothing kept can be trusted.
       this.forget();
