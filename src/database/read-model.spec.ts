@@ -173,6 +173,23 @@ describe('ReadModel', () => {
     await model.onApplicationShutdown();
     expect(db.listener.ended).toBe(true);
   });
+
+  it('takes a listening connection that applies nothing for 3 s while behind for dead, and opens another', async () => {
+    const { db, model } = await startedModel();
+    db.commit('actions', 'a', true); // its announcement never comes: a connection that died silently
+    expect(await model.inSync()).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    db.commit('actions', 'b', true);
+    expect(await model.inSync()).toBe(false);
+    expect(db.listeners).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    expect(await model.inSync()).toBe(false);
+    expect(db.listeners[0].ended).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 120)); // the reconnection's back-off
+    expect(db.listeners).toHaveLength(2);
+    expect(await model.inSync()).toBe(true);
+    await model.onApplicationShutdown();
+  });
 });
 
 describe('ReadThroughCache', () => {
