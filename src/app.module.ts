@@ -15,6 +15,7 @@ import { HealthModule } from './health/health.module';
 import { MetricsEndpointModule } from './metrics/metrics-endpoint.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TenancyModule } from './tenancy/tenancy.module';
+import { ToolsHttpModule } from './tools/tools-http.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
@@ -38,6 +39,7 @@ export class AppModule {
         WebhooksModule,
         ActionsModule,
         ExecutionsModule,
+        ToolsHttpModule,
         AdminModule,
         HealthModule,
         MetricsEndpointModule,
