@@ -117,6 +117,10 @@ class StrictConverter {
         this.refuse(path, `format \`${String(value)}\``);
       } else if (keyword === 'pattern' && (typeof value !== 'string' || UNSUPPORTED_PATTERN.test(value))) {
         this.refuse(path, 'a pattern with lookaround or backreferences');
+      } else if (keyword === 'multipleOf' && !Number.isInteger(value)) {
+        // The gateway's validator divides in floating point: 8.94 is not a multiple of 0.01 there, though a model
+        // held to that multipleOf may send it.
+        this.refuse(path, 'a fractional `multipleOf`');
       } else if (SUPPORTED.has(keyword)) {
         out[keyword] = value;
       } else {
@@ -139,7 +143,10 @@ class StrictConverter {
   private object(node: JsonObject, out: JsonObject, path: string): void {
     const properties = isJsonObject(node.properties) ? node.properties : undefined;
     if (!properties) {
-      if (node.additionalProperties === false) {
+      // The root without properties is an action that takes none: closing it is the same narrowing as closing an
+      // object with declared properties. A nested object without properties is free-form data: closing it would
+      // leave the model nothing it could put there.
+      if (node.additionalProperties === false || (path === '' && !('additionalProperties' in node))) {
         Object.assign(out, { properties: {}, required: [], additionalProperties: false });
       } else {
         this.refuse(path, 'an object without declared properties');

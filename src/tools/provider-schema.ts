@@ -21,7 +21,8 @@ export type ProviderSchema = { ok: true; schema: JsonObject } | { ok: false; rea
  * - the root gets `type: "object"` when it has none (parameters are always an object);
  * - `$schema` goes (the result is 2020-12 whatever was declared); draft-07's tuple `items`, `additionalItems`
  *   and `dependencies` become `prefixItems`, `items`, `dependentRequired` and `dependentSchemas`;
- * - boolean subschemas become `{}` and `{"not": {}}` (some providers take only objects there);
+ * - boolean subschemas become `{}` and `{"not": {}}` (some providers take only objects there), except the
+ *   `additionalProperties: false` every provider knows;
  * - keywords the validator ignores (unknown ones, and a draft's keywords in the other draft) go; annotations
  *   (`description`, `default`, ...) stay.
  * Refused when the root is a combinator (`anyOf`, `oneOf`, `allOf`, `not`, `enum`): OpenAI and Anthropic both
@@ -71,7 +72,11 @@ function addDependency(out: JsonObject, keyword: 'dependentRequired' | 'dependen
   else map[name] = { allOf: [existing, dependency] };
 }
 
+/** `additionalProperties: false` is how every provider spells a closed object: those keep their boolean. */
+const BOOLEAN_KEPT = new Set(['additionalProperties', 'unevaluatedProperties']);
+
 function convertValue(keyword: string, value: unknown, dialect: Dialect, keywords: ValidatorKeywords): unknown {
+  if (BOOLEAN_KEPT.has(keyword) && typeof value === 'boolean') return value;
   if (SINGLE_SCHEMA_KEYWORDS.has(keyword) || keyword === 'items') return convert(value, dialect, keywords);
   if (SCHEMA_LIST_KEYWORDS.has(keyword) && Array.isArray(value)) return value.map((item) => convert(item, dialect, keywords));
   if (SCHEMA_MAP_KEYWORDS.has(keyword) && isJsonObject(value)) {
