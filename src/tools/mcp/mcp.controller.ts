@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nes
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentTenant } from '../../auth/current-principal.decorator';
 import { ApiErrors } from '../../common/api-errors.decorator';
+import { ErrorBody } from '../../common/error-body';
 import { GATEWAY_PREFIX } from '../../common/routes';
 import { TenantId } from '../../common/tenant-id';
 import { McpAuthenticated } from './bearer-challenge.guard';
@@ -30,7 +31,20 @@ export class McpController {
   @ApiBody({ schema: { type: 'object', additionalProperties: true, example: JSON_RPC_EXAMPLE }, description: 'A JSON-RPC 2.0 request or notification' })
   @ApiResponse({ status: 200, description: 'The JSON-RPC response', schema: { type: 'object', additionalProperties: true } })
   @ApiResponse({ status: 202, description: 'A notification was accepted (no body)' })
-  @ApiErrors(401, 413, 429)
+  @ApiResponse({
+    status: 400,
+    description: 'A body that is not JSON (the gateway\'s error body), or not a JSON-RPC message (a JSON-RPC error, code -32700)',
+    schema: { type: 'object', additionalProperties: true },
+  })
+  @ApiResponse({ status: 406, description: 'Accept does not list both application/json and text/event-stream (a JSON-RPC error)' })
+  @ApiResponse({
+    status: 401,
+    description: 'Bearer token missing, invalid or expired',
+    type: ErrorBody,
+    example: { error: 'Invalid token' },
+    headers: { 'WWW-Authenticate': { description: 'Bearer realm="action-gateway" (with error="invalid_token" when a token was sent)', schema: { type: 'string' } } },
+  })
+  @ApiErrors(413, 429)
   async handle(
     @CurrentTenant() tenantId: TenantId,
     @Req() request: FastifyRequest,
