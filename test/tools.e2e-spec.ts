@@ -2,6 +2,10 @@ import { ListToolsResultSchema, ToolSchema } from '@modelcontextprotocol/sdk/typ
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
+import { JsonSchemaCompiler } from '../src/actions/json-schema-compiler';
+import { toOpenAiStrict } from '../src/tools/openai-strict';
+import { toProviderSchema } from '../src/tools/provider-schema';
+import { ValidatorKeywords } from '../src/tools/schema-keywords';
 import { createTenant, gateway, TestTenant } from './support/factories';
 import { Receiver } from './support/receiver';
 import { SCHEMA_CORPUS } from './support/schema-corpus';
@@ -191,5 +195,27 @@ describe('GET /tools: tool definitions for a corpus of realistic schemas', () =>
     expect(response.body).toEqual({ error: 'Invalid token' });
     const other = await createTenant(testApp);
     expect((await gateway(testApp, 'GET', '/tools?format=openai', { token: other.jwt })).body).toEqual({ format: 'openai', tools: [], actions: [], omitted: [] });
+  });
+});
+
+describe('strict definitions, value by value', () => {
+  it("never let a model send parameters the action refuses: every value a strict schema allows passes the action's own check", () => {
+    const compiler = new JsonSchemaCompiler();
+    const keywords = new ValidatorKeywords();
+    for (const entry of SCHEMA_CORPUS.filter((candidate) => candidate.strict === true)) {
+      const provider = toProviderSchema(entry.json_schema, keywords);
+      const strict = provider.ok ? toOpenAiStrict(provider.schema) : undefined;
+      if (!strict?.ok) throw new Error(`${entry.name} should convert`);
+      const original = compiler.compile(entry.json_schema);
+      const emitted = compiler.compile(strict.schema);
+      if (!original.ok || !emitted.ok) throw new Error(`${entry.name} does not compile`);
+      fc.assert(
+        fc.property(valuesOf(strict.schema), (value) => {
+          expect([entry.name, value, emitted.validate(value)]).toEqual([entry.name, value, true]);
+          expect([entry.name, value, original.validate(value), original.validate.errors]).toEqual([entry.name, value, true, null]);
+        }),
+        { numRuns: 200, seed: 14 },
+      );
+    }
   });
 });
