@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
 import { verifyWebhook } from '../src/receiver-kit/verify-webhook';
 import { EXECUTION_META_KEY, TOOLS_PAGE_SIZE } from '../src/tools/mcp/mcp-endpoint';
@@ -219,6 +220,44 @@ describe('the MCP server (/mcp) with the SDK client', () => {
       expect(refused.headers.get('allow')).toBe('POST');
       expect(refused.body).toEqual({ error: 'Method not allowed' });
     }
+  });
+
+  it('keeps hostile calls bounded: deeply nested arguments, a huge tool name, a batch', async () => {
+    const auth = { authorization: `Bearer ${tenant.jwt}` };
+    // Deeper than the body parser takes is its 400, as on every route (test/bad-input.e2e-spec.ts).
+    const deep = '{"a":'.repeat(500) + '1' + '}'.repeat(500);
+    const nested = await call(testApp.baseUrl, 'POST', MCP_PATH, {
+      raw: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"${weather}","arguments":{"city":"Oslo","extra":${deep}}}}`,
+      headers: { ...JSON_RPC_HEADERS, ...auth },
+    });
+    expect(nested.status).toBe(200);
+    expect(nested.body.result).toMatchObject({ isError: expect.any(Boolean) });
+    const longName = await rpc(testApp, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'x'.repeat(500_000), arguments: {} } }, auth);
+    expect(longName.body).toEqual({ jsonrpc: '2.0', id: 6, error: { code: -32602, message: 'Unknown tool' } });
+    const batch = await rpc(testApp, [{ jsonrpc: '2.0', id: 7, method: 'tools/list' }, { jsonrpc: '2.0', id: 8, method: 'tools/list' }], auth);
+    expect(batch.status).toBe(200);
+    expect(batch.body.map((response: { id: number }) => response.id).sort()).toEqual([7, 8]);
+  });
+
+  it('answers arbitrary JSON and arbitrary JSON-RPC messages without a 5xx, and stores nothing for what it refuses', async () => {
+    const auth = { authorization: `Bearer ${tenant.jwt}` };
+    const methods = fc.constantFrom('initialize', 'tools/list', 'tools/call', 'ping', 'resources/list', 'notifications/initialized', '');
+    const message = fc.record(
+      { jsonrpc: fc.constantFrom('2.0', '1.0'), id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)), method: methods, params: fc.jsonValue({ maxDepth: 3 }) },
+      { requiredKeys: ['method'] },
+    );
+    const before = (await gateway(testApp, 'GET', `/actions/${weather}/executions?limit=100`, { token: tenant.jwt })).body.executions.length;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.jsonValue({ maxDepth: 3 }), message, fc.array(message, { maxLength: 3 })), async (body) => {
+        const response = await rpc(testApp, body, auth);
+        if (![200, 202, 400].includes(response.status) || !response.headers.get('x-request-id')) {
+          throw new Error(`${JSON.stringify(body)} -> ${response.status} ${response.text}`);
+        }
+        if (response.status !== 202) expect(typeof response.body).toBe('object');
+      }),
+      { seed: 14, numRuns: 150 },
+    );
+    expect((await gateway(testApp, 'GET', `/actions/${weather}/executions?limit=100`, { token: tenant.jwt })).body.executions).toHaveLength(before);
   });
 
   it('refuses what is not a Streamable HTTP request: JSON-RPC errors from the transport, the gateway\'s 400 for a body that is not JSON', async () => {

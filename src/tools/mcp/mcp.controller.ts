@@ -24,7 +24,7 @@ export class McpController {
   @ApiOperation({
     summary: 'Model Context Protocol server (Streamable HTTP, stateless): tools/list and tools/call over the tenant\'s actions',
     description:
-      'One JSON-RPC message per POST, `Accept: application/json, text/event-stream`; answers are JSON. GET and DELETE are 405 ' +
+      'A JSON-RPC message (or a batch) per POST, `Accept: application/json, text/event-stream`; answers are JSON. GET and DELETE are 405 ' +
       '(no sessions, no server-sent stream). A 401 carries `WWW-Authenticate: Bearer realm="action-gateway"`. Every POST counts ' +
       'against the rate limit; past it the answer is the gateway\'s 429, not a JSON-RPC message. See docs/llm-tools.md.',
   })
