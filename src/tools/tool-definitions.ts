@@ -47,7 +47,12 @@ interface Converted {
  */
 @Injectable()
 export class ToolDefinitions {
-  private readonly keywords = new ValidatorKeywords();
+  /** Two Ajv instances: made at the first request that needs them rather than at boot. */
+  private keywordsOf?: ValidatorKeywords;
+
+  private get keywords(): ValidatorKeywords {
+    return (this.keywordsOf ??= new ValidatorKeywords());
+  }
 
   build(format: ToolFormat, sources: ToolSource[]): ToolListResponse {
     const tools: JsonObject[] = [];

@@ -1,7 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { ActionNotFoundError } from '../../actions/actions.errors';
 import { isActionName } from '../../actions/action-name';
 import { ServiceUnavailableError } from '../../common/common.errors';
@@ -15,6 +13,9 @@ export const TOOLS_PAGE_SIZE = 50;
 export const EXECUTION_META_KEY = 'action-gateway/execution';
 
 const SERVER_INFO = { name: 'action-gateway', version: '1.0.0' };
+/** JSON-RPC's error codes (the SDK's ErrorCode). */
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
 const INSTRUCTIONS =
   "Each tool is one of this tenant's actions: calling it sends a signed request to the action's webhook and returns the webhook's result as text.";
 
@@ -29,13 +30,16 @@ const INSTRUCTIONS =
 @Injectable()
 export class McpEndpoint {
   private readonly logger = new Logger('Mcp');
+  /** The SDK (with zod) takes a few hundred milliseconds to load: loaded at the first MCP request, not at boot. */
+  private sdk?: Promise<Sdk>;
 
   constructor(private readonly tools: ToolsService) {}
 
   /** Answers one Streamable HTTP POST whose body the app has already read and parsed. */
   async handle(tenantId: TenantId, request: Request, body: unknown): Promise<Response> {
-    const server = this.serverFor(tenantId);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const sdk = await (this.sdk ??= loadSdk());
+    const server = this.serverFor(sdk, tenantId);
+    const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     transport.onerror = (error) => this.logger.debug({ err: error }, 'MCP request refused by the transport');
     await server.connect(transport);
     try {
@@ -45,10 +49,10 @@ export class McpEndpoint {
     }
   }
 
-  private serverFor(tenantId: TenantId): Server {
-    const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-    server.setRequestHandler(ListToolsRequestSchema, (request) => this.guarded(() => this.listTools(tenantId, request.params?.cursor)));
-    server.setRequestHandler(CallToolRequestSchema, (request) =>
+  private serverFor(sdk: Sdk, tenantId: TenantId) {
+    const server = new sdk.Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(sdk.ListToolsRequestSchema, (request) => this.guarded(() => this.listTools(tenantId, request.params?.cursor)));
+    server.setRequestHandler(sdk.CallToolRequestSchema, (request) =>
       this.guarded(() => this.callTool(tenantId, request.params.name, request.params.arguments ?? {})),
     );
     return server;
@@ -71,7 +75,7 @@ export class McpEndpoint {
       outcome = await this.tools.call(tenantId, name, parameters);
     } catch (error) {
       // Another tenant's action is as unknown as one that does not exist: the same error, word for word.
-      if (error instanceof ActionNotFoundError) throw new JsonRpcError(ErrorCode.InvalidParams, isActionName(name) ? `Unknown tool: ${name}` : 'Unknown tool');
+      if (error instanceof ActionNotFoundError) throw new JsonRpcError(INVALID_PARAMS, isActionName(name) ? `Unknown tool: ${name}` : 'Unknown tool');
       throw error;
     }
     if (!outcome.ran) return { content: [{ type: 'text', text: outcome.error }], isError: true };
@@ -92,12 +96,23 @@ export class McpEndpoint {
       if (error instanceof JsonRpcError) throw error;
       if (error instanceof ServiceUnavailableError || isDatabaseUnavailable(error)) {
         this.logger.warn({ err: error }, 'database unavailable');
-        throw new JsonRpcError(ErrorCode.InternalError, 'Service unavailable');
+        throw new JsonRpcError(INTERNAL_ERROR, 'Service unavailable');
       }
       this.logger.error({ err: error }, 'unexpected failure');
-      throw new JsonRpcError(ErrorCode.InternalError, 'Internal server error');
+      throw new JsonRpcError(INTERNAL_ERROR, 'Internal server error');
     }
   }
+}
+
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+async function loadSdk() {
+  const [{ Server }, { WebStandardStreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { Server, WebStandardStreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema };
 }
 
 /**
@@ -120,6 +135,6 @@ function makeCursor(name: string): string {
 
 function parseCursor(cursor: string): string {
   const name = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!isActionName(name) || makeCursor(name) !== cursor) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid cursor');
+  if (!isActionName(name) || makeCursor(name) !== cursor) throw new JsonRpcError(INVALID_PARAMS, 'Invalid cursor');
   return name;
 }
