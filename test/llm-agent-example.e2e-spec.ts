@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { verifyWebhook } from '../src/receiver-kit/verify-webhook';
+import { verifyWebhook } from '@action-gateway/receiver-kit';
 import { createTenant, gateway, TestTenant } from './support/factories';
 import { Receiver } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';

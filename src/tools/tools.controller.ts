@@ -18,6 +18,7 @@ export class ToolsController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listTools',
     summary: "The tenant's actions as tool definitions for a tool-calling API (see docs/llm-tools.md)",
     description:
       '`tools` is ready to pass to the provider as is; `actions[i]` says which action `tools[i]` runs (run it with POST ' +

@@ -38,7 +38,7 @@ export class McpEndpoint {
   /** Answers one Streamable HTTP POST whose body the app has already read and parsed. */
   async handle(tenantId: TenantId, request: Request, body: unknown): Promise<Response> {
     const sdk = await (this.sdk ??= loadSdk());
-    const server = this.serverFor(sdk, tenantId);
+    const server = this.serverFor(sdk, tenantId, body);
     const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     transport.onerror = (error) => this.logger.debug({ err: error }, 'MCP request refused by the transport');
     await server.connect(transport);
@@ -49,11 +49,11 @@ export class McpEndpoint {
     }
   }
 
-  private serverFor(sdk: Sdk, tenantId: TenantId) {
+  private serverFor(sdk: Sdk, tenantId: TenantId, body: unknown) {
     const server = new sdk.Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     server.setRequestHandler(sdk.ListToolsRequestSchema, (request) => this.guarded(() => this.listTools(tenantId, request.params?.cursor)));
     server.setRequestHandler(sdk.CallToolRequestSchema, (request) =>
-      this.guarded(() => this.callTool(tenantId, request.params.name, request.params.arguments ?? {})),
+      this.guarded(() => this.callTool(tenantId, request.params.name, originalArguments(body) ?? request.params.arguments ?? {})),
     );
     return server;
   }
@@ -103,6 +103,18 @@ export class McpEndpoint {
     }
   }
 }
+
+/**
+ * The `arguments` of the request body itself rather than the SDK's parsed copy: the body's objects carry the
+ * literals of numbers a JavaScript number does not hold (json-numbers.ts), so a tool call forwards 9007199254740993
+ * digit for digit, as execute does. One message per request (the body is an object), already checked by the SDK.
+ */
+function originalArguments(body: unknown): Record<string, unknown> | undefined {
+  const params = isRecord(body) && body.method === 'tools/call' && isRecord(body.params) ? body.params : undefined;
+  return params && isRecord(params.arguments) ? params.arguments : undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentTenant } from '../../auth/current-principal.decorator';
 import { ApiErrors } from '../../common/api-errors.decorator';
 import { ErrorBody } from '../../common/error-body';
+import { KeepNumberLiterals } from '../../common/json-numbers';
 import { GATEWAY_PREFIX } from '../../common/routes';
 import { TenantId } from '../../common/tenant-id';
 import { McpAuthenticated } from './bearer-challenge.guard';
@@ -21,10 +22,12 @@ export class McpController {
 
   @Post('mcp')
   @McpAuthenticated()
+  @KeepNumberLiterals()
   @ApiOperation({
+    operationId: 'mcpRequest',
     summary: 'Model Context Protocol server (Streamable HTTP, stateless): tools/list and tools/call over the tenant\'s actions',
     description:
-      'A JSON-RPC message (or a batch) per POST, `Accept: application/json, text/event-stream`; answers are JSON. GET and DELETE are 405 ' +
+      'One JSON-RPC message per POST (a batch, an array, is the gateway\'s 400 like any body that is not an object), `Accept: application/json, text/event-stream`; answers are JSON. GET and DELETE are 405 ' +
       '(no sessions, no server-sent stream). A 401 carries `WWW-Authenticate: Bearer realm="action-gateway"`. Every POST counts ' +
       'against the rate limit; past it the answer is the gateway\'s 429, not a JSON-RPC message. See docs/llm-tools.md.',
   })
@@ -33,7 +36,7 @@ export class McpController {
   @ApiResponse({ status: 202, description: 'A notification was accepted (no body)' })
   @ApiResponse({
     status: 400,
-    description: 'A body that is not JSON (the gateway\'s error body), or not a JSON-RPC message (a JSON-RPC error, code -32700)',
+    description: 'A body that is not a JSON object (the gateway\'s error body), or not a JSON-RPC message (a JSON-RPC error, code -32700)',
     schema: { type: 'object', additionalProperties: true },
   })
   @ApiResponse({ status: 406, description: 'Accept does not list both application/json and text/event-stream (a JSON-RPC error)' })
