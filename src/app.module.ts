@@ -3,12 +3,15 @@ import { APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { loggerOptions } from './common/logging';
 import { ActionsModule } from './actions/actions.module';
+import { AdminActionsHttpModule } from './admin/admin-actions-http.module';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { BodyValidationPipe } from './common/body-validation.pipe';
 import { CommonModule } from './common/common.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { ConsoleAuthHttpModule } from './console-auth/console-auth-http.module';
+import { ConsoleHttpModule } from './console/console-http.module';
 import { DatabaseModule } from './database/database.module';
 import { ExecutionsModule } from './executions/executions.module';
 import { HealthModule } from './health/health.module';
@@ -39,6 +42,9 @@ export class AppModule {
         ActionsModule,
         ExecutionsModule,
         AdminModule,
+        AdminActionsHttpModule,
+        ConsoleAuthHttpModule,
+        ConsoleHttpModule,
         HealthModule,
         MetricsEndpointModule,
       ],

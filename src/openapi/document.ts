@@ -12,11 +12,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Tenant-scoped custom actions for a conversational-flow platform, run by signed webhooks. ' +
         'Gateway endpoints take `Authorization: Bearer <jwt_token>` from the token exchange; the management API ' +
-        'takes `Authorization: Bearer <ADMIN_API_KEY>`. Every error body is `{"error": "...", "details"?: "..."}`.',
+        'takes `Authorization: Bearer <ADMIN_API_KEY>`, or the Gateway Management console\'s session cookie (with ' +
+        '`X-CSRF-Token` on POST, PUT, PATCH and DELETE). Every error body is `{"error": "...", "details"?: "..."}`.',
     )
     .setVersion('1.0.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_API_KEY' }, 'admin')
+    .addCookieAuth('agw_console_session', { type: 'apiKey', in: 'cookie', description: 'A console session (POST /api/v1/admin/session or a portal link)' }, 'console')
     .build();
   return SwaggerModule.createDocument(app, config);
 }

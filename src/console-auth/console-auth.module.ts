@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { ConsoleSessionsRepository } from './console-sessions.repository';
+import { ConsoleSessionsService } from './console-sessions.service';
+import { ManagementAuthGuard } from './management-auth.guard';
+
+/**
+ * Console sessions and portal links, and the guard of the management API that accepts the ADMIN_API_KEY or a
+ * session. No routes: `ConsoleAuthHttpModule` has them.
+ */
+@Module({
+  providers: [ConsoleSessionsRepository, ConsoleSessionsService, ManagementAuthGuard],
+  exports: [ConsoleSessionsService, ManagementAuthGuard],
+})
+export class ConsoleAuthModule {}
