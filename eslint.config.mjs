@@ -2,6 +2,7 @@
 // fast). Run with `npm run lint` (eslint .).
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 // Node's globals, for the plain JavaScript config files at the root (jest.config.js is CommonJS).
@@ -28,6 +29,15 @@ export default defineConfig([
   {
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'ormconfig.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommended],
+    rules: {
+      '@typescript-eslint/no-unused-vars': unusedVars,
+    },
+  },
+
+  // The Gateway Management console (React, built by Vite, runs in the browser).
+  {
+    files: ['console/**/*.{ts,tsx,mts}'],
+    extends: [js.configs.recommended, tseslint.configs.recommended, reactHooks.configs.flat.recommended],
     rules: {
       '@typescript-eslint/no-unused-vars': unusedVars,
     },

@@ -1,0 +1,24 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { router } from './routes';
+import { SessionProvider } from './session';
+import { cssVariablesResolver, theme } from './theme';
+
+// The service puts this response's CSP nonce here; Mantine's <style> elements carry it (no inline script exists).
+const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} getStyleNonce={() => nonce} defaultColorScheme="light">
+      <Notifications position="top-right" />
+      <SessionProvider>
+        <RouterProvider router={router} />
+      </SessionProvider>
+    </MantineProvider>
+  </StrictMode>,
+);
