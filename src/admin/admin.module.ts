@@ -4,12 +4,10 @@ import { ConsoleAuthModule } from '../console-auth/console-auth.module';
 import { TenancyModule } from '../tenancy/tenancy.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AdminService } from './admin.service';
-import { CredentialsAdminController } from './credentials-admin.controller';
-import { TenantsAdminController } from './tenants-admin.controller';
 
+/** The management operations (`AdminService`), without routes: what an admin panel's backend imports. */
 @Module({
   imports: [TenancyModule, AuthModule, WebhooksModule, ConsoleAuthModule],
-  controllers: [TenantsAdminController, CredentialsAdminController],
   providers: [AdminService],
   exports: [AdminService],
 })

@@ -4,7 +4,7 @@ import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
-import { TenantAuthenticated } from '../rate-limit/rate-limit.decorators';
+import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
 import { ExecuteActionRequest } from './dto/execute-action.request';
 import { ExecutionListResponse, ExecutionResponse } from './dto/execution.response';
 import { parseExecutionLimit } from './execution-query';
