@@ -27,8 +27,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    api<{ session: Session }>('GET', '/session', undefined, { signingIn: true })
-      .then(({ session }) => enter(session))
+    api<{ session: Session | null }>('GET', '/session', undefined, { signingIn: true })
+      .then(({ session }) => (session ? enter(session) : setState({ status: 'signed-out' })))
       .catch(() => setState({ status: 'signed-out' }));
   }, [enter]);
 

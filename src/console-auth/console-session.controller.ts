@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs
 import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { InvalidTokenError } from '../common/common.errors';
 import { ErrorBody } from '../common/error-body';
 import { ADMIN_PREFIX } from '../common/routes';
 import { AppConfig } from '../config/app-config';
@@ -10,7 +9,7 @@ import { ExchangeRateLimited } from '../rate-limit/rate-limit.decorators';
 import { CsrfTokenError } from './console-auth.errors';
 import { ConsoleSessionsService, OpenedSession } from './console-sessions.service';
 import { RedeemPortalLinkRequest } from './dto/redeem-portal-link.request';
-import { SessionResponse } from './dto/session.response';
+import { CurrentSessionResponse, SessionResponse } from './dto/session.response';
 import { SignInRequest } from './dto/sign-in.request';
 import { clearSessionCookie, CSRF_HEADER, readSessionCookie, setSessionCookie } from './session-cookie';
 
@@ -50,14 +49,12 @@ export class ConsoleSessionController {
 
   @Get('session')
   @ApiCookieAuth('console')
-  @ApiOperation({ summary: 'The current console session, with its CSRF token', operationId: 'getSession' })
-  @ApiOkResponse({ type: SessionResponse })
-  @ApiErrors(401)
-  async current(@Req() request: FastifyRequest): Promise<SessionResponse> {
+  @ApiOperation({ summary: 'The current console session with its CSRF token, or null when there is none', operationId: 'getSession' })
+  @ApiOkResponse({ type: CurrentSessionResponse })
+  async current(@Req() request: FastifyRequest): Promise<CurrentSessionResponse> {
     const secret = readSessionCookie(request);
     const resolved = secret ? await this.sessions.resolve(secret) : undefined;
-    if (!resolved) throw new InvalidTokenError();
-    return { session: resolved.session };
+    return { session: resolved?.session ?? null };
   }
 
   @Delete('session')

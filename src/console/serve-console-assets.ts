@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply } from 'fastify';
 import { CONSOLE_ASSETS_PATH, consoleBuildDir } from './console-files';
 
 /**
@@ -13,6 +14,7 @@ export function serveConsoleAssets(app: NestFastifyApplication): void {
     index: false,
     immutable: true,
     maxAge: '365d',
-    setHeaders: (response) => response.setHeader('x-content-type-options', 'nosniff'),
+    // @fastify/static 10 hands over the reply (Nest's option type still names a raw response).
+    setHeaders: (reply) => void (reply as unknown as FastifyReply).header('x-content-type-options', 'nosniff'),
   });
 }

@@ -1,19 +1,19 @@
 import { Alert, JsonInput, List, Text } from '@mantine/core';
 import { IconCircleCheck, IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import type { SchemaProblem } from '../schema-check';
+import type { Problem } from '../json-schema/problems';
 
 /**
  * A JSON editor for an action's `json_schema` that lists what is wrong with it as you type (JSON syntax, the
  * draft's meta-schema, a top-level type other than "object"), before anything is sent.
  */
 export function SchemaEditor({ value, onChange, onProblems }: { value: string; onChange: (value: string) => void; onProblems: (count: number) => void }) {
-  const [problems, setProblems] = useState<SchemaProblem[] | undefined>();
+  const [problems, setProblems] = useState<Problem[] | undefined>();
 
   useEffect(() => {
     let current = true;
-    // The checker carries Ajv: loaded with the first check, not with the console.
-    void import('../schema-check').then(({ schemaProblems }) => {
+    // The checker carries the meta-schemas: loaded with the first check, not with the console.
+    void import('../json-schema/schema-check').then(({ schemaProblems }) => {
       if (!current) return;
       const found = schemaProblems(value);
       setProblems(found);
@@ -34,7 +34,6 @@ export function SchemaEditor({ value, onChange, onProblems }: { value: string; o
         autosize
         minRows={10}
         maxRows={30}
-        formatOnBlur
         spellCheck={false}
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         aria-describedby="schema-problems"

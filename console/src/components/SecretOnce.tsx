@@ -1,18 +1,19 @@
-import { Alert, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Stack, Text } from '@mantine/core';
+import { CodeBlock } from './CodeBlock';
 import { IconCheck, IconCopy, IconLock } from '@tabler/icons-react';
 import { ReactNode } from 'react';
 
 /** A secret the service shows once: copy it now, it is never shown again. */
 export function SecretOnce({ label, value, onDone, children }: { label: string; value: string; onDone: () => void; children?: ReactNode }) {
   return (
-    <Alert color="yellow" variant="outline" icon={<IconLock aria-hidden />} title={`Your new ${label}`} data-testid="secret-once">
+    <Alert color="blue" variant="outline" icon={<IconLock aria-hidden />} title={`Your new ${label}`} data-testid="secret-once">
       <Stack gap="sm">
         <Text size="sm" fw={600}>
           Copy it now: you won&apos;t see it again. The service keeps only {label === 'HMAC key' ? 'an encrypted copy' : 'a hash'} of it.
         </Text>
-        <Code block data-testid="secret-value" aria-label={label}>
+        <CodeBlock data-testid="secret-value" aria-label={label}>
           {value}
-        </Code>
+        </CodeBlock>
         <Group>
           <CopyButton value={value}>
             {({ copied, copy }) => (

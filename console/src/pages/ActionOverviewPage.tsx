@@ -1,4 +1,5 @@
-import { Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { CodeBlock } from '../components/CodeBlock';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlayerPlay } from '@tabler/icons-react';
 import { ReactNode } from 'react';
@@ -53,9 +54,9 @@ export function ActionOverviewPage() {
       </Paper>
       <Stack gap="xs">
         <Title order={3}>JSON Schema of the parameters</Title>
-        <Code block aria-label="JSON Schema of the parameters" data-testid="action-schema">
+        <CodeBlock aria-label="JSON Schema of the parameters" data-testid="action-schema">
           {JSON.stringify(action.json_schema, null, 2)}
-        </Code>
+        </CodeBlock>
       </Stack>
     </Stack>
   );

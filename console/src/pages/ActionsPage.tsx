@@ -1,4 +1,5 @@
-import { Anchor, Button, Code, List, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, List, Paper, Stack, Table, Text } from '@mantine/core';
+import { CodeBlock } from '../components/CodeBlock';
 import { IconBolt, IconPlus } from '@tabler/icons-react';
 import { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -91,9 +92,9 @@ function NoActionsYet({ register }: { register: ReactNode }) {
           <List.Item>Create an API token (API tokens tab) and exchange it for a bearer token.</List.Item>
           <List.Item>POST the action to the gateway, as below.</List.Item>
         </List>
-        <Code block aria-label="Registering an action with curl">
+        <CodeBlock aria-label="Registering an action with curl">
           {curl}
-        </Code>
+        </CodeBlock>
       </Stack>
     </EmptyState>
   );

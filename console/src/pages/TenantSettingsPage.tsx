@@ -1,4 +1,5 @@
 import { Button, Code, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { CodeBlock } from '../components/CodeBlock';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconLink } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
@@ -130,7 +131,7 @@ function PortalLinkCard({ base, disabled }: { base: string; disabled: boolean })
         </Text>
         {link && (
           <Stack gap={4} data-testid="portal-link">
-            <Code block>{link.url}</Code>
+            <CodeBlock>{link.url}</CodeBlock>
             <Group>
               <CopyButton value={link.url}>
                 {({ copied, copy }) => (

@@ -1,8 +1,7 @@
 import { Alert, Anchor, Badge, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { CodeBlock } from '../components/CodeBlock';
 import Form from '@rjsf/mantine';
 import type { RJSFSchema } from '@rjsf/utils';
-import { customizeValidator } from '@rjsf/validator-ajv8';
-import Ajv2020 from 'ajv/dist/2020';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -10,16 +9,15 @@ import { post } from '../api/client';
 import type { Execution } from '../api/types';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { formatDuration } from '../components/format';
+import { FormValidator } from '../json-schema/form-validator';
+import { draftOf } from '../json-schema/meta-schemas';
 import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
 import { useAction } from './tenant-context';
 
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-const draft2020 = customizeValidator({ AjvClass: Ajv2020, ajvOptionsOverrides: { strict: false } });
-const draft07 = customizeValidator({ ajvOptionsOverrides: { strict: false } });
 
 /**
- * "Try it": a form generated from the action's own JSON Schema (rjsf, checked by Ajv as the service checks it),
+ * "Try it": a form generated from the action's own JSON Schema (rjsf, checked by the same JSON Schema rules as on the service),
  * run through the real execute path: a signed POST to the webhook, retries included, stored in the log.
  */
 export default function TryActionPage() {
@@ -28,7 +26,7 @@ export default function TryActionPage() {
   const [busy, setBusy] = useState(false);
   const [execution, setExecution] = useState<Execution>();
   const [error, setError] = useState<unknown>();
-  const validator = useMemo(() => (typeof action.json_schema.$schema === 'string' && DRAFT_07.test(action.json_schema.$schema) ? draft07 : draft2020), [action]);
+  const validator = useMemo(() => new FormValidator(draftOf(action.json_schema) ?? '2020-12'), [action]);
 
   const run = async (formData: Record<string, unknown>) => {
     setBusy(true);
@@ -54,6 +52,7 @@ export default function TryActionPage() {
             formData={parameters}
             onChange={(event) => setParameters((event.formData ?? {}) as Record<string, unknown>)}
             onSubmit={(event) => void run((event.formData ?? {}) as Record<string, unknown>)}
+            onError={() => undefined /* the errors are shown on their fields */}
             showErrorList={false}
             noHtml5Validate
             disabled={busy}
@@ -65,9 +64,9 @@ export default function TryActionPage() {
             <Text fw={600} size="sm">
               Request body
             </Text>
-            <Code block data-testid="try-request">
+            <CodeBlock data-testid="try-request">
               {JSON.stringify({ parameters }, null, 2)}
-            </Code>
+            </CodeBlock>
           </Stack>
           <ErrorAlert error={error} title="The service did not run the action" />
           {execution && <Outcome execution={execution} logPath={`${actionBase}/executions`} />}
@@ -104,7 +103,7 @@ function Outcome({ execution, logPath }: { execution: Execution; logPath: string
             <Text size="sm" fw={600}>
               Result
             </Text>
-            <Code block>{execution.result}</Code>
+            <CodeBlock>{execution.result}</CodeBlock>
           </Stack>
         )}
         {execution.error && (

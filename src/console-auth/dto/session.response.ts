@@ -20,3 +20,9 @@ export class SessionResponse {
   @ApiProperty({ type: SessionDto })
   session: SessionDto;
 }
+
+/** GET /session: a page can ask who is signed in without an error when nobody is. */
+export class CurrentSessionResponse {
+  @ApiProperty({ type: SessionDto, nullable: true })
+  session: SessionDto | null;
+}
