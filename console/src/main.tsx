@@ -18,7 +18,7 @@ setNonce(nonce);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} getStyleNonce={() => nonce} defaultColorScheme="light">
-      <Notifications position="top-right" />
+      <Notifications position="bottom-right" />
       <SessionProvider>
         <RouterProvider router={router} />
       </SessionProvider>

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiParam, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ActionsService } from '../actions/actions.service';
 import { ActionListResponse, ActionResponse } from '../actions/dto/action.response';
 import { CreateActionRequest } from '../actions/dto/create-action.request';
@@ -8,7 +8,7 @@ import { ApiErrors } from '../common/api-errors.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
-import { ExistingTenantPipe } from '../tenancy/existing-tenant.pipe';
+import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
 
 /**
  * A tenant's actions through the management API (what the console calls): the gateway's own ActionsService, so
@@ -19,14 +19,15 @@ import { ExistingTenantPipe } from '../tenancy/existing-tenant.pipe';
 @ApiCookieAuth('console')
 @ApiErrors(401, 404)
 @Controller(`${ADMIN_PREFIX}/tenants/:tenant_id/actions`)
-@UseGuards(ManagementAuthGuard)
+@ApiParam({ name: 'tenant_id', schema: { type: 'string', format: 'uuid' } })
+@UseGuards(ManagementAuthGuard, ExistingTenantGuard)
 export class TenantActionsAdminController {
   constructor(private readonly actions: ActionsService) {}
 
   @Get()
   @ApiOperation({ summary: 'List a tenant\'s actions, ordered by name', operationId: 'listTenantActions' })
   @ApiOkResponse({ type: ActionListResponse })
-  async list(@Param('tenant_id', ExistingTenantPipe) tenantId: TenantId): Promise<ActionListResponse> {
+  async list(@ExistingTenant() tenantId: TenantId): Promise<ActionListResponse> {
     return { actions: await this.actions.list(tenantId) };
   }
 
@@ -35,14 +36,14 @@ export class TenantActionsAdminController {
   @ApiOperation({ summary: 'Register an action for a tenant (its webhook gets the signed test POST first)', operationId: 'createTenantAction' })
   @ApiCreatedResponse({ type: ActionResponse })
   @ApiErrors(400, 403, 409, 413)
-  async create(@Param('tenant_id', ExistingTenantPipe) tenantId: TenantId, @Body() body: CreateActionRequest): Promise<ActionResponse> {
+  async create(@ExistingTenant() tenantId: TenantId, @Body() body: CreateActionRequest): Promise<ActionResponse> {
     return { action: await this.actions.create(tenantId, body) };
   }
 
   @Get(':action_name')
   @ApiOperation({ summary: 'Read one of a tenant\'s actions', operationId: 'getTenantAction' })
   @ApiOkResponse({ type: ActionResponse })
-  async get(@Param('tenant_id', ExistingTenantPipe) tenantId: TenantId, @Param('action_name') name: string): Promise<ActionResponse> {
+  async get(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<ActionResponse> {
     return { action: await this.actions.get(tenantId, name) };
   }
 
@@ -51,7 +52,7 @@ export class TenantActionsAdminController {
   @ApiOkResponse({ type: ActionResponse })
   @ApiErrors(400, 413)
   async update(
-    @Param('tenant_id', ExistingTenantPipe) tenantId: TenantId,
+    @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Body() body: UpdateActionRequest,
   ): Promise<ActionResponse> {
@@ -62,7 +63,7 @@ export class TenantActionsAdminController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete an action and its execution log', operationId: 'deleteTenantAction' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  async delete(@Param('tenant_id', ExistingTenantPipe) tenantId: TenantId, @Param('action_name') name: string): Promise<void> {
+  async delete(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<void> {
     await this.actions.delete(tenantId, name);
   }
 }

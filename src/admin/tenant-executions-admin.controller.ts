@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiParam, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
@@ -10,7 +10,7 @@ import { ExecutionResponse } from '../executions/dto/execution.response';
 import { parseExecutionLimit, parseExecutionStatus } from '../executions/execution-query';
 import { ExecutionsService } from '../executions/executions.service';
 import { TenantBudgeted } from '../rate-limit/managed-tenant-throttler.guard';
-import { ExistingTenantPipe } from '../tenancy/existing-tenant.pipe';
+import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
 
 /**
  * Running a tenant's action from the console ("try it") and reading its execution log with every attempt. Runs go
@@ -21,7 +21,8 @@ import { ExistingTenantPipe } from '../tenancy/existing-tenant.pipe';
 @ApiCookieAuth('console')
 @ApiErrors(401, 404)
 @Controller(`${ADMIN_PREFIX}/tenants/:tenant_id/actions/:action_name`)
-@UseGuards(ManagementAuthGuard)
+@ApiParam({ name: 'tenant_id', schema: { type: 'string', format: 'uuid' } })
+@UseGuards(ManagementAuthGuard, ExistingTenantGuard)
 export class TenantExecutionsAdminController {
   constructor(private readonly executions: ExecutionsService) {}
 
@@ -35,7 +36,7 @@ export class TenantExecutionsAdminController {
   @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
   @ApiErrors(400, 409, 429)
   async execute(
-    @Param('tenant_id', ExistingTenantPipe) tenantId: TenantId,
+    @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Body() body: ExecuteActionRequest,
   ): Promise<ExecutionResponse> {
@@ -49,7 +50,7 @@ export class TenantExecutionsAdminController {
   @ApiOkResponse({ type: ExecutionDetailListResponse })
   @ApiErrors(400)
   async list(
-    @Param('tenant_id', ExistingTenantPipe) tenantId: TenantId,
+    @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Query('limit') limit?: string,
     @Query('status') status?: string,
@@ -61,7 +62,7 @@ export class TenantExecutionsAdminController {
   @ApiOperation({ summary: 'One execution with every attempt (start, duration, status, error)', operationId: 'getTenantActionExecution' })
   @ApiOkResponse({ type: ExecutionDetailResponse })
   async get(
-    @Param('tenant_id', ExistingTenantPipe) tenantId: TenantId,
+    @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Param('execution_id') id: string,
   ): Promise<ExecutionDetailResponse> {

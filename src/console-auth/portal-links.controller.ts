@@ -1,11 +1,11 @@
-import { Controller, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiParam, ApiCreatedResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { ErrorBody } from '../common/error-body';
 import { ADMIN_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
-import { ExistingTenantPipe } from '../tenancy/existing-tenant.pipe';
+import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { PortalLinkResponse } from './dto/portal-link.response';
 import { ManagementAuthGuard } from './management-auth.guard';
@@ -15,7 +15,8 @@ import { OperatorsOnly } from './operators-only.decorator';
 @ApiTags('console')
 @ApiBearerAuth('admin')
 @Controller(`${ADMIN_PREFIX}/tenants/:tenant_id/portal-links`)
-@UseGuards(ManagementAuthGuard)
+@ApiParam({ name: 'tenant_id', schema: { type: 'string', format: 'uuid' } })
+@UseGuards(ManagementAuthGuard, ExistingTenantGuard)
 export class PortalLinksController {
   constructor(private readonly sessions: ConsoleSessionsService) {}
 
@@ -29,7 +30,7 @@ export class PortalLinksController {
   @ApiCreatedResponse({ type: PortalLinkResponse })
   @ApiErrors(401, 404)
   @ApiResponse({ status: 403, type: ErrorBody, description: 'A tenant session cannot mint links', example: { error: 'Operators only' } })
-  async create(@Param('tenant_id', ExistingTenantPipe) tenantId: TenantId, @Req() request: FastifyRequest): Promise<PortalLinkResponse> {
+  async create(@ExistingTenant() tenantId: TenantId, @Req() request: FastifyRequest): Promise<PortalLinkResponse> {
     return { portal_link: await this.sessions.createPortalLink(tenantId, `${request.protocol}://${request.host}`) };
   }
 }

@@ -11,3 +11,10 @@ export function formatDuration(ms: number): string {
 export function shortId(id: string): string {
   return id.slice(0, 8);
 }
+
+const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 });
+
+/** A time of day to the millisecond: attempts of one execution are often within a second of each other. */
+export function formatClock(iso: string): string {
+  return clock.format(new Date(iso));
+}

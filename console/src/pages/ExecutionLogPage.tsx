@@ -6,7 +6,7 @@ import type { Execution } from '../api/types';
 import { useApi } from '../api/use-api';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
-import { formatDuration, formatTime } from '../components/format';
+import { formatClock, formatDuration, formatTime } from '../components/format';
 import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
@@ -154,7 +154,9 @@ function Attempts({ execution }: { execution: Execution }) {
             <Table.Tr key={attempt.attempt} data-testid="attempt-row">
               <Table.Td>{attempt.attempt}</Table.Td>
               <Table.Td>
-                <Time value={attempt.started_at} />
+                <time dateTime={attempt.started_at} title={attempt.started_at}>
+                  {formatClock(attempt.started_at)}
+                </time>
               </Table.Td>
               <Table.Td>{formatDuration(attempt.duration_ms)}</Table.Td>
               <Table.Td>{attempt.http_status ?? '—'}</Table.Td>

@@ -14,6 +14,7 @@ export function SignInPage() {
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
+  const [operatorForm, setOperatorForm] = useState(false);
 
   if (state.status === 'signed-in') return <Navigate to="/" replace />;
   const ended = state.status === 'signed-out' ? state.ended : undefined;
@@ -57,22 +58,30 @@ export function SignInPage() {
                 {wasTenant ? 'You have signed out. Open a new portal link from your platform to come back.' : 'You have signed out.'}
               </Alert>
             )}
-            <PasswordInput
-              label="Admin API key"
-              description="The service's ADMIN_API_KEY. It is exchanged for a session cookie and never kept in this browser."
-              value={key}
-              onChange={(event) => setKey(event.currentTarget.value)}
-              required
-              autoComplete="current-password"
-              autoFocus
-            />
-            <ErrorAlert error={error} />
-            <Button type="submit" loading={busy} fullWidth>
-              Sign in
-            </Button>
-            <Text size="sm" c="dimmed">
-              A tenant&apos;s developer? Open the portal link your platform gave you instead.
-            </Text>
+            {wasTenant && !operatorForm ? (
+              <Button variant="subtle" onClick={() => setOperatorForm(true)}>
+                An operator? Sign in with the admin API key
+              </Button>
+            ) : (
+              <>
+                <PasswordInput
+                  label="Admin API key"
+                  description="The service's ADMIN_API_KEY. It is exchanged for a session cookie and never kept in this browser."
+                  value={key}
+                  onChange={(event) => setKey(event.currentTarget.value)}
+                  required
+                  autoComplete="current-password"
+                  autoFocus
+                />
+                <ErrorAlert error={error} />
+                <Button type="submit" loading={busy} fullWidth>
+                  Sign in
+                </Button>
+                <Text size="sm" c="dimmed">
+                  A tenant&apos;s developer? Open the portal link your platform gave you instead.
+                </Text>
+              </>
+            )}
           </Stack>
         </form>
       </Paper>
