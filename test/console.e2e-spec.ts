@@ -74,8 +74,9 @@ describe('Gateway Management console (in a browser)', () => {
     expect(seen.filter((error) => !pattern.test(error))).toEqual([]);
     seen.length = 0;
   }
-  /** A screenshot from the top of the page (the header is fixed: scrolled, it would sit in the middle). */
+  /** A screenshot from the top of the page (the header is fixed: scrolled, it would sit in the middle), without toasts. */
   async function shoot(target: Page, name: string): Promise<void> {
+    for (const dismiss of await target.getByRole('button', { name: 'Dismiss' }).all()) await dismiss.click();
     await target.evaluate('window.scrollTo(0, 0)');
     await screenshot(target, name, SCREENSHOTS);
   }
