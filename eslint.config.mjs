@@ -17,13 +17,16 @@ const nodeGlobals = {
   Buffer: 'readonly',
 };
 
+// What Node (18+) has of the web platform, used by the receiver kit and the example receivers.
+const webGlobals = { URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', Headers: 'readonly' };
+
 const unusedVars = [
   'error',
   { argsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
 ];
 
 export default defineConfig([
-  globalIgnores(['dist/', 'node_modules/', 'coverage/', '.data/']),
+  globalIgnores(['dist/', 'node_modules/', 'coverage/', '.data/', 'test-results/', 'packages/*/dist/']),
 
   // The service, its tests, benchmarks and the TypeORM CLI data source.
   {
@@ -43,6 +46,37 @@ export default defineConfig([
     },
   },
 
+  // A TenantId is a tenant id someone has checked (see src/common/tenant-id.ts). Only the places that check make
+  // one: the bearer strategy and the token check (the API token names its tenant), the console's session check
+  // (the session names its tenant, whose standing it checks), TenancyService.requireId (the admin path, after
+  // looking the tenant up), and test helpers. Everywhere else neither asTenantId nor a
+  // cast to TenantId compiles past lint.
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/common/tenant-id.ts', 'src/auth/jwt.strategy.ts', 'src/auth/api-tokens.service.ts', 'src/console-auth/console-sessions.service.ts', 'src/tenancy/tenancy.service.ts', 'test/support/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/common/tenant-id'],
+              importNames: ['asTenantId'],
+              message: 'A TenantId comes from an authenticated principal or TenancyService.requireId, not from a string.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='TenantId'], TSTypeAssertion > TSTypeReference.typeAnnotation[typeName.name='TenantId']",
+          message: 'A TenantId comes from an authenticated principal or TenancyService.requireId, not from a cast.',
+        },
+      ],
+    },
+  },
+
   // Tests read JSON bodies of every shape; typing each one would say nothing the assertions don't.
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 
@@ -54,4 +88,13 @@ export default defineConfig([
     rules: { 'no-unused-vars': unusedVars },
   },
   { files: ['*.js', '*.cjs', 'scripts/**/*.js'], languageOptions: { sourceType: 'commonjs' } },
+
+  // The receiver kit (ES module source, its tests and build script) and the example receivers.
+  {
+    files: ['packages/receiver-kit/**/*.{js,mjs,cjs}', 'examples/**/*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { globals: { ...nodeGlobals, ...webGlobals } },
+    rules: { 'no-unused-vars': unusedVars },
+  },
+  { files: ['packages/receiver-kit/**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
 ]);

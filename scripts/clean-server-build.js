@@ -1,9 +1,15 @@
-// `npm run build` starts from a clean compiled service (dist/src, dist/ormconfig.js), as nest's deleteOutDir
-// would, but keeps dist/console: the console is rebuilt only when its sources change (scripts/build-console.js).
-const { rmSync } = require('node:fs');
+// `npm run build` starts from an empty dist/, as the compiled service must not keep files whose sources are gone,
+// except dist/console: the console is rebuilt only when its sources change (scripts/build-console.js).
+const { readdirSync, rmSync } = require('node:fs');
 const { join, resolve } = require('node:path');
 
 const dist = resolve(__dirname, '..', 'dist');
-for (const path of ['src', 'ormconfig.js', 'ormconfig.js.map', 'tsconfig.build.tsbuildinfo']) {
-  rmSync(join(dist, path), { recursive: true, force: true });
+let entries = [];
+try {
+  entries = readdirSync(dist);
+} catch {
+  // no dist/ yet
+}
+for (const entry of entries) {
+  if (entry !== 'console') rmSync(join(dist, entry), { recursive: true, force: true });
 }

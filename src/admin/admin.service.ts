@@ -3,7 +3,6 @@ import { ApiTokenDto } from '../auth/api-token.dto';
 import { ApiTokensService } from '../auth/api-tokens.service';
 import { PrincipalCache } from '../auth/principal-cache';
 import { InvalidRequestError } from '../common/common.errors';
-import { asTenantId } from '../common/tenant-id';
 import { Clock } from '../common/clock';
 import { ConsoleSessionsService } from '../console-auth/console-sessions.service';
 import { TenancyService } from '../tenancy/tenancy.service';
@@ -48,7 +47,7 @@ export class AdminService {
   async updateTenant(id: string, changes: { name?: string; status?: TenantStatus }): Promise<TenantDto> {
     const tenant = await this.tenancy.update(id, changes);
     this.principals.forgetTenant(tenant.id);
-    if (tenant.status === 'disabled') await this.consoleSessions.endTenantSessions(asTenantId(tenant.id));
+    if (tenant.status === 'disabled') await this.consoleSessions.endTenantSessions(await this.tenancy.requireId(tenant.id));
     return tenant;
   }
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiParam, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ActionsService } from '../actions/actions.service';
+import { ActionNameParam } from '../actions/dto/action-fields';
 import { ActionListResponse, ActionResponse } from '../actions/dto/action.response';
 import { CreateActionRequest } from '../actions/dto/create-action.request';
 import { UpdateActionRequest } from '../actions/dto/update-action.request';
@@ -41,6 +42,7 @@ export class TenantActionsAdminController {
   }
 
   @Get(':action_name')
+  @ActionNameParam()
   @ApiOperation({ summary: 'Read one of a tenant\'s actions', operationId: 'getTenantAction' })
   @ApiOkResponse({ type: ActionResponse })
   async get(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<ActionResponse> {
@@ -48,6 +50,7 @@ export class TenantActionsAdminController {
   }
 
   @Put(':action_name')
+  @ActionNameParam()
   @ApiOperation({ summary: 'Change an action\'s description, webhook_url and/or json_schema', operationId: 'updateTenantAction' })
   @ApiOkResponse({ type: ActionResponse })
   @ApiErrors(400, 413)
@@ -60,6 +63,7 @@ export class TenantActionsAdminController {
   }
 
   @Delete(':action_name')
+  @ActionNameParam()
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete an action and its execution log', operationId: 'deleteTenantAction' })
   @ApiNoContentResponse({ description: 'Deleted' })

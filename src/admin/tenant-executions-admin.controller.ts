@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiParam, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ActionNameParam } from '../actions/dto/action-fields';
 import { ApiErrors } from '../common/api-errors.decorator';
+import { KeepNumberLiterals } from '../common/json-numbers';
 import { ADMIN_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
@@ -22,6 +24,7 @@ import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.
 @ApiErrors(401, 404)
 @Controller(`${ADMIN_PREFIX}/tenants/:tenant_id/actions/:action_name`)
 @ApiParam({ name: 'tenant_id', schema: { type: 'string', format: 'uuid' } })
+@ActionNameParam()
 @UseGuards(ManagementAuthGuard, ExistingTenantGuard)
 export class TenantExecutionsAdminController {
   constructor(private readonly executions: ExecutionsService) {}
@@ -29,12 +32,13 @@ export class TenantExecutionsAdminController {
   @Post('execute')
   @HttpCode(200)
   @TenantBudgeted()
+  @KeepNumberLiterals()
   @ApiOperation({
     summary: 'Run the action as the platform does (parameters checked, signed POST, retries, stored); counts against the tenant\'s rate limit',
     operationId: 'executeTenantAction',
   })
   @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
-  @ApiErrors(400, 409, 429)
+  @ApiErrors(400, 409, 413, 429)
   async execute(
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,

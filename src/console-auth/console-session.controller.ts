@@ -28,9 +28,9 @@ export class ConsoleSessionController {
   @Post('session')
   @HttpCode(200)
   @ExchangeRateLimited()
-  @ApiOperation({ summary: 'Operator sign-in: trade the ADMIN_API_KEY for a session cookie', operationId: 'signIn' })
+  @ApiOperation({ summary: 'Operator sign-in: trade the ADMIN_API_KEY for a session cookie', operationId: 'signIn', security: [] })
   @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
-  @ApiErrors(400, 429)
+  @ApiErrors(400, 413, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Wrong key', example: { error: 'Invalid admin API key' } })
   async signIn(@Body() body: SignInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
     return this.open(await this.sessions.signIn(body.admin_api_key), reply);
@@ -39,9 +39,9 @@ export class ConsoleSessionController {
   @Post('portal-links/redeem')
   @HttpCode(200)
   @ExchangeRateLimited()
-  @ApiOperation({ summary: 'Redeem a portal link (once) for a session scoped to its tenant', operationId: 'redeemPortalLink' })
+  @ApiOperation({ summary: 'Redeem a portal link (once) for a session scoped to its tenant', operationId: 'redeemPortalLink', security: [] })
   @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
-  @ApiErrors(400, 429)
+  @ApiErrors(400, 413, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Unknown, used or expired link, or a disabled tenant', example: { error: 'Invalid portal link' } })
   async redeem(@Body() body: RedeemPortalLinkRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
     return this.open(await this.sessions.redeemPortalLink(body.token), reply);
@@ -51,6 +51,7 @@ export class ConsoleSessionController {
   @ApiCookieAuth('console')
   @ApiOperation({ summary: 'The current console session with its CSRF token, or null when there is none', operationId: 'getSession' })
   @ApiOkResponse({ type: CurrentSessionResponse })
+  @ApiErrors(413)
   async current(@Req() request: FastifyRequest): Promise<CurrentSessionResponse> {
     const secret = readSessionCookie(request);
     const resolved = secret ? await this.sessions.resolve(secret) : undefined;

@@ -20,6 +20,8 @@ export class ExistingTenantGuard implements CanActivate {
 }
 
 /** The tenant of the route, checked by `ExistingTenantGuard`. */
-export const ExistingTenant = createParamDecorator(
-  (_: unknown, context: ExecutionContext): TenantId => context.switchToHttp().getRequest<TenantRequest>().existingTenantId as TenantId,
-);
+export const ExistingTenant = createParamDecorator((_: unknown, context: ExecutionContext): TenantId => {
+  const tenantId = context.switchToHttp().getRequest<TenantRequest>().existingTenantId;
+  if (!tenantId) throw new Error('@ExistingTenant() on a route without ExistingTenantGuard');
+  return tenantId;
+});
