@@ -1,16 +1,20 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { ActionsHttpModule } from './actions/actions-http.module';
+import { AdminActionsHttpModule } from './admin/admin-actions-http.module';
 import { AdminHttpModule } from './admin/admin-http.module';
 import { AuthHttpModule } from './auth/auth-http.module';
 import { BodyValidationPipe } from './common/body-validation.pipe';
 import { CommonModule } from './common/common.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { ConsoleAuthHttpModule } from './console-auth/console-auth-http.module';
+import { ConsoleHttpModule } from './console/console-http.module';
 import { DatabaseModule } from './database/database.module';
 import { ExecutionsHttpModule } from './executions/executions-http.module';
 import { HealthHttpModule } from './health/health-http.module';
 import { MetricsHttpModule } from './metrics/metrics-http.module';
+import { ToolsHttpModule } from './tools/tools-http.module';
 
 @Module({})
 export class AppModule {
@@ -26,7 +30,11 @@ export class AppModule {
         AuthHttpModule,
         ActionsHttpModule,
         ExecutionsHttpModule,
+        ToolsHttpModule,
         AdminHttpModule,
+        AdminActionsHttpModule,
+        ConsoleAuthHttpModule,
+        ConsoleHttpModule,
         HealthHttpModule,
         MetricsHttpModule,
       ],

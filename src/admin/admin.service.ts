@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiTokenDto } from '../auth/api-token.dto';
 import { ApiTokensService } from '../auth/api-tokens.service';
+import { ConsoleSessionsService } from '../console-auth/console-sessions.service';
 import { TenancyService } from '../tenancy/tenancy.service';
 import { TenantDto } from '../tenancy/tenant.dto';
 import { TenantStatus } from '../tenancy/tenant.entity';
@@ -23,6 +24,7 @@ export class AdminService {
     private readonly tenancy: TenancyService,
     private readonly apiTokens: ApiTokensService,
     private readonly hmacKeys: HmacKeysService,
+    private readonly consoleSessions: ConsoleSessionsService,
   ) {}
 
   createTenant(name: string): Promise<TenantDto> {
@@ -37,8 +39,10 @@ export class AdminService {
     return this.tenancy.get(id);
   }
 
-  updateTenant(id: string, changes: { name?: string; status?: TenantStatus }): Promise<TenantDto> {
-    return this.tenancy.update(id, changes);
+  async updateTenant(id: string, changes: { name?: string; status?: TenantStatus }): Promise<TenantDto> {
+    const tenant = await this.tenancy.update(id, changes);
+    if (tenant.status === 'disabled') await this.consoleSessions.endTenantSessions(await this.tenancy.requireId(tenant.id));
+    return tenant;
   }
 
   async createApiToken(tenantId: string, name: string, expiresAt?: string | null): Promise<ApiTokenDto> {
