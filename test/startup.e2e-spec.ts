@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from './support/http';
 import { ServiceProcess } from './support/process';
+import { MIGRATIONS } from '../src/database/schema';
 
 /** What an operator sees when the built service cannot do its work yet: one plain line, or a clear log line. */
 describe('starting the service', () => {
@@ -46,8 +47,8 @@ describe('starting the service', () => {
     const lines = output.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
     expect(lines.find((line) => line.context === 'Migrations')).toMatchObject({
       level: 40,
-      pending: ['InitialSchema1763776800000', 'Executions1763780400000', 'ConsoleSessions1763791200000'],
-      msg: expect.stringContaining('3 database migration(s) pending: run "npm run migration:run"'),
+      pending: MIGRATIONS.map((migration) => migration.name),
+      msg: expect.stringContaining(`${MIGRATIONS.length} database migration(s) pending: run "npm run migration:run"`),
     });
     const failed = lines.filter((line) => line.context === 'Database' && line.msg === 'query failed');
     expect(failed.map((line) => line.sql)).toContainEqual(expect.stringMatching(/^INSERT INTO "tenants"/));

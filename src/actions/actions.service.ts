@@ -141,19 +141,20 @@ export class ActionsService {
     const byName = new Map<string, { dto: ActionDto; executable: ExecutableAction }>();
     let bytes = 0;
     const list = actions.map((action) => {
-      const dto = this.map(action);
+      // Shared by every request until the action changes: frozen, so no caller can change what others read.
+      const dto = deepFreeze(this.map(action));
       bytes += JSON.stringify(dto).length;
-      const executable = {
+      const executable = Object.freeze({
         id: action.id,
         name: action.name,
         webhookUrl: action.webhookUrl,
-        jsonSchema: action.jsonSchema,
+        jsonSchema: dto.json_schema,
         version: `${action.id}@${action.updatedAt.getTime()}`,
-      };
+      });
       byName.set(action.name, { dto, executable });
       return dto;
     });
-    return { list, byName, bytes };
+    return { list: Object.freeze(list) as ActionDto[], byName, bytes };
   }
 
   private async require(tenantId: TenantId, name: string): Promise<Action> {
@@ -186,4 +187,12 @@ export class ActionsService {
       updated_at: action.updatedAt.toISOString(),
     };
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
