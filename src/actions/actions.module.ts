@@ -6,11 +6,12 @@ import { ActionsController } from './actions.controller';
 import { ActionsRepository } from './actions.repository';
 import { ActionsService } from './actions.service';
 import { JsonSchemaCompiler } from './json-schema-compiler';
+import { SchemaSandbox } from './schema/schema-sandbox';
 
 @Module({
   imports: [AuthModule, RateLimitModule, WebhooksModule],
   controllers: [ActionsController],
-  providers: [ActionsRepository, ActionsService, JsonSchemaCompiler],
+  providers: [ActionsRepository, ActionsService, JsonSchemaCompiler, SchemaSandbox],
   exports: [ActionsService, JsonSchemaCompiler],
 })
 export class ActionsModule {}

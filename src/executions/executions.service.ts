@@ -37,7 +37,7 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
    */
   async execute(tenantId: TenantId, actionName: string, parameters: Record<string, unknown> = {}): Promise<ExecutionDto> {
     const action = await this.actions.findExecutable(tenantId, actionName);
-    const problems = this.validators.check(action, parameters);
+    const problems = await this.validators.check(action, parameters);
     if (problems) throw new InvalidParametersError(problems);
     const keys = await this.webhooks.signingKeys(tenantId);
     if (!keys) throw new NoActiveHmacKeyError();

@@ -1,0 +1,57 @@
+import { parentPort } from 'node:worker_threads';
+import { Compilation, compileSchema, ParameterCheck, runCheck } from './schema-compilation';
+import { metaSchemaProblem } from './schema-ajv';
+
+/** A job for the worker: check a schema for registration, or check parameters against a schema. */
+export type WorkerRequest =
+  | { id: number; kind: 'compile'; schema: Record<string, unknown> }
+  | { id: number; kind: 'validate'; key: string; schema: Record<string, unknown>; parameters: unknown };
+
+export type WorkerReply = { id: number; kind: 'compiled'; problem?: string } | { id: number; kind: 'checked'; check: ParameterCheck } | { kind: 'ready' };
+
+/** Compiled schemas by action version, least recently used first out. */
+const MAX_CACHED = 200;
+const cache = new Map<string, Compilation>();
+
+function compiled(key: string, schema: Record<string, unknown>): Compilation {
+  let compilation = cache.get(key);
+  if (compilation) {
+    cache.delete(key);
+  } else {
+    compilation = compileSchema(schema, new Map(), true);
+  }
+  cache.set(key, compilation);
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
+  return compilation;
+}
+
+function handle(request: WorkerRequest): WorkerReply {
+  if (request.kind === 'compile') {
+    const compilation = compileSchema(request.schema, new Map(), true);
+    return { id: request.id, kind: 'compiled', problem: compilation.ok ? undefined : compilation.problem };
+  }
+  const compilation = compiled(request.key, request.schema);
+  if (!compilation.ok) return { id: request.id, kind: 'checked', check: { valid: false, problem: `cannot be checked: the action's json_schema no longer compiles` } };
+  return { id: request.id, kind: 'checked', check: runCheck(compilation.validate, request.parameters) };
+}
+
+// Run only as a worker thread (SchemaSandbox starts it): compile both meta-schemas, say so, then serve.
+if (parentPort) {
+  const port = parentPort;
+  metaSchemaProblem('2020-12', {});
+  metaSchemaProblem('draft-07', {});
+  port.on('message', (request: WorkerRequest) => {
+    let reply: WorkerReply;
+    try {
+      reply = handle(request);
+    } catch (error) {
+      // A stack overflow in Ajv's compiler or in its generated code: an answer, not a crash.
+      reply =
+        request.kind === 'compile'
+          ? { id: request.id, kind: 'compiled', problem: `is not a valid JSON Schema: ${(error as Error).message}` }
+          : { id: request.id, kind: 'checked', check: { valid: false, problem: 'are too complex to check' } };
+    }
+    port.postMessage(reply);
+  });
+  port.postMessage({ kind: 'ready' } satisfies WorkerReply);
+}
