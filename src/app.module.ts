@@ -2,20 +2,17 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { loggerOptions } from './common/logging';
-import { ActionsModule } from './actions/actions.module';
-import { AdminModule } from './admin/admin.module';
-import { AuthModule } from './auth/auth.module';
+import { ActionsHttpModule } from './actions/actions-http.module';
+import { AdminHttpModule } from './admin/admin-http.module';
+import { AuthHttpModule } from './auth/auth-http.module';
 import { BodyValidationPipe } from './common/body-validation.pipe';
 import { CommonModule } from './common/common.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { ExecutionsModule } from './executions/executions.module';
-import { HealthModule } from './health/health.module';
-import { MetricsEndpointModule } from './metrics/metrics-endpoint.module';
-import { RateLimitModule } from './rate-limit/rate-limit.module';
-import { TenancyModule } from './tenancy/tenancy.module';
-import { WebhooksModule } from './webhooks/webhooks.module';
+import { ExecutionsHttpModule } from './executions/executions-http.module';
+import { HealthHttpModule } from './health/health-http.module';
+import { MetricsHttpModule } from './metrics/metrics-http.module';
 
 @Module({})
 export class AppModule {
@@ -32,15 +29,14 @@ export class AppModule {
         }),
         CommonModule,
         DatabaseModule,
-        RateLimitModule,
-        TenancyModule,
-        AuthModule,
-        WebhooksModule,
-        ActionsModule,
-        ExecutionsModule,
-        AdminModule,
-        HealthModule,
-        MetricsEndpointModule,
+        // The HTTP modules: each imports its feature's service module and declares the routes. An admin backend
+        // imports the service modules instead (ActionsModule, AuthModule, AdminModule, ...) and gets no routes.
+        AuthHttpModule,
+        ActionsHttpModule,
+        ExecutionsHttpModule,
+        AdminHttpModule,
+        HealthHttpModule,
+        MetricsHttpModule,
       ],
       providers: [{ provide: APP_PIPE, useClass: BodyValidationPipe }],
     };

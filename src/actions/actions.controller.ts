@@ -4,7 +4,7 @@ import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
-import { TenantAuthenticated } from '../rate-limit/rate-limit.decorators';
+import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
 import { ActionsService } from './actions.service';
 import { ActionListResponse, ActionResponse } from './dto/action.response';
 import { CreateActionRequest } from './dto/create-action.request';

@@ -1,16 +1,17 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Tenant } from '../tenancy/tenant.entity';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { ActionsController } from './actions.controller';
+import { Action } from './action.entity';
 import { ActionsRepository } from './actions.repository';
 import { ActionsService } from './actions.service';
 import { JsonSchemaCompiler } from './json-schema-compiler';
 import { SchemaSandbox } from './schema/schema-sandbox';
 
+/** Actions as services, without routes: the gateway's HTTP module and an admin backend both import this. */
 @Module({
-  imports: [AuthModule, RateLimitModule, WebhooksModule],
-  controllers: [ActionsController],
+  // Creating an action locks its tenant's row: the Tenant entity is needed here too.
+  imports: [TypeOrmModule.forFeature([Action, Tenant]), WebhooksModule],
   providers: [ActionsRepository, ActionsService, JsonSchemaCompiler, SchemaSandbox],
   exports: [ActionsService, JsonSchemaCompiler],
 })

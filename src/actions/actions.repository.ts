@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { DataSource, QueryFailedError, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
 import { hotRead } from '../database/hot-read';
 import { Tenant } from '../tenancy/tenant.entity';

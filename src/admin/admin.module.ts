@@ -2,15 +2,12 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { TenancyModule } from '../tenancy/tenancy.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { AdminKeyGuard } from './admin-key.guard';
 import { AdminService } from './admin.service';
-import { CredentialsAdminController } from './credentials-admin.controller';
-import { TenantsAdminController } from './tenants-admin.controller';
 
+/** The management operations (`AdminService`), without routes: what an admin panel's backend imports. */
 @Module({
   imports: [TenancyModule, AuthModule, WebhooksModule],
-  controllers: [TenantsAdminController, CredentialsAdminController],
-  providers: [AdminService, AdminKeyGuard],
+  providers: [AdminService],
   exports: [AdminService],
 })
 export class AdminModule {}

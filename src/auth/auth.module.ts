@@ -1,21 +1,25 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { ApiToken } from './api-token.entity';
 import { ApiTokensRepository } from './api-tokens.repository';
 import { ApiTokensService } from './api-tokens.service';
 import { BearerAuthGuard } from './bearer-auth.guard';
 import { jwtSecretKey } from './jwt-secret';
 import { JwtStrategy } from './jwt.strategy';
 import { PrincipalCache } from './principal-cache';
-import { TokenExchangeController } from './token-exchange.controller';
 import { TokenExchangeService } from './token-exchange.service';
 
+/**
+ * API tokens, the token exchange and bearer-token verification, without routes. `BearerAuthGuard` (and
+ * `TenantAuthenticated`) need this module imported where the guarded controller is declared.
+ */
 @Module({
   imports: [
+    TypeOrmModule.forFeature([ApiToken]),
     PassportModule,
-    RateLimitModule,
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
@@ -25,7 +29,6 @@ import { TokenExchangeService } from './token-exchange.service';
       }),
     }),
   ],
-  controllers: [TokenExchangeController],
   providers: [ApiTokensRepository, ApiTokensService, PrincipalCache, JwtStrategy, BearerAuthGuard, TokenExchangeService],
   exports: [ApiTokensService, PrincipalCache, JwtStrategy, BearerAuthGuard, TokenExchangeService],
 })

@@ -1,8 +1,16 @@
 import { ArgumentsHost } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { ActionNotFoundError } from '../actions/actions.errors';
+import { DomainError } from './domain.error';
 import { HttpErrorFilter } from './http-error.filter';
 import { RouteTable } from './route-table';
+
+/** A feature's error, as the features define theirs (common depends on no feature, its specs neither). */
+class GadgetNotFoundError extends DomainError {
+  readonly kind = 'not_found';
+  constructor() {
+    super('Gadget not found');
+  }
+}
 
 /** A reply that records what the filter sends. */
 function capture() {
@@ -55,8 +63,8 @@ describe('HttpErrorFilter', () => {
 
   it('maps a domain error by its kind', () => {
     const { sent, host } = capture();
-    filter.catch(new ActionNotFoundError(), host);
+    filter.catch(new GadgetNotFoundError(), host);
     expect(sent.status).toBe(404);
-    expect(sent.body).toBe('{"error":"Action not found"}');
+    expect(sent.body).toBe('{"error":"Gadget not found"}');
   });
 });

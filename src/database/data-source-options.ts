@@ -1,13 +1,16 @@
 import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { ENTITIES, MIGRATIONS } from './schema';
+import { MIGRATIONS } from './schema';
 
-/** One description of the database for the app and the TypeORM command line. */
+/**
+ * One description of the database for the app and the TypeORM command line. The entities come from the modules
+ * that own them (`TypeOrmModule.forFeature` in each service module, `autoLoadEntities`); the migrations, which
+ * need none, are the database's own.
+ */
 export function dataSourceOptions(config: AppConfig, url: string, embedded: boolean): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsRun: false,
     migrationsTransactionMode: 'all',

@@ -22,6 +22,7 @@ class EmbeddedDatabaseModule {}
       inject: [AppConfig, EmbeddedDatabaseService],
       useFactory: async (config: AppConfig, embedded: EmbeddedDatabaseService) => ({
         ...dataSourceOptions(config, await embedded.connectionUrl(), embedded.isEmbedded),
+        autoLoadEntities: true,
         migrationsRun: config.runMigrations,
         retryAttempts: 3,
         retryDelay: 1_000,

@@ -5,7 +5,7 @@ import { ApiErrors } from '../common/api-errors.decorator';
 import { InvalidRequestError } from '../common/common.errors';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
-import { TenantAuthenticated } from '../rate-limit/rate-limit.decorators';
+import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
 import { ExecuteActionRequest } from './dto/execute-action.request';
 import { ExecutionListResponse, ExecutionResponse } from './dto/execution.response';
 import { ExecutionsService } from './executions.service';

@@ -1,16 +1,15 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActionsModule } from '../actions/actions.module';
-import { AuthModule } from '../auth/auth.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { ExecutionsController } from './executions.controller';
+import { Execution } from './execution.entity';
 import { ExecutionsRepository } from './executions.repository';
 import { ExecutionsService } from './executions.service';
 import { ParameterValidators } from './parameter-validators';
 
+/** Running actions and their stored log, as services without routes. */
 @Module({
-  imports: [ActionsModule, AuthModule, RateLimitModule, WebhooksModule],
-  controllers: [ExecutionsController],
+  imports: [TypeOrmModule.forFeature([Execution]), ActionsModule, WebhooksModule],
   providers: [ExecutionsRepository, ExecutionsService, ParameterValidators],
   exports: [ExecutionsService],
 })

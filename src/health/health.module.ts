@@ -1,15 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { TerminusModule } from '@nestjs/terminus';
-import { RedisModule } from '../rate-limit/rate-limit.module';
-import { HealthController } from './health.controller';
-import { MigrationsHealthIndicator } from './migrations.health';
 import { ShutdownState } from './shutdown-state';
 
+/** The shutdown state the probes and the HTTP layer read (`main.ts` flips it on SIGTERM). */
 @Global()
 @Module({
-  imports: [TerminusModule.forRoot({ logger: false }), RedisModule],
-  controllers: [HealthController],
-  providers: [MigrationsHealthIndicator, ShutdownState],
+  providers: [ShutdownState],
   exports: [ShutdownState],
 })
 export class HealthModule {}

@@ -10,7 +10,12 @@ import {
 } from '@nestjs/throttler';
 import { Metrics } from '../metrics/metrics';
 import { RateLimitExceededError } from '../common/common.errors';
-import { Principal } from '../auth/principal';
+
+/** What the guard reads of a request: the tenant the bearer guard (which runs first) has set, or the address. */
+interface ThrottledRequest {
+  user?: { tenantId: string };
+  ip: string;
+}
 
 /**
  * @nestjs/throttler keyed by tenant (after the bearer guard has set it) or by client address, with one budget
@@ -27,7 +32,7 @@ export class GatewayThrottlerGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
-  protected override async getTracker(request: { user?: Principal; ip: string }): Promise<string> {
+  protected override async getTracker(request: ThrottledRequest): Promise<string> {
     return request.user ? `tenant:${request.user.tenantId}` : `ip:${request.ip}`;
   }
 

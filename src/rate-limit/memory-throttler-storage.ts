@@ -1,7 +1,14 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { ThrottlerStorageRecord } from './redis-throttler-storage';
 
 const SWEEP_EVERY_MS = 60_000;
+
+/** What a storage answers for one hit (the shape @nestjs/throttler expects; the package does not export it). */
+export interface ThrottlerStorageRecord {
+  totalHits: number;
+  timeToExpire: number;
+  isBlocked: boolean;
+  timeToBlockExpire: number;
+}
 
 /** The counted hits of one key, oldest first: `times[head..]` are live, everything before `head` has expired. */
 interface SlidingLog {

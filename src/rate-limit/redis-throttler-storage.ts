@@ -2,14 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import type Redis from 'ioredis';
-import { MemoryThrottlerStorage } from './memory-throttler-storage';
-
-export interface ThrottlerStorageRecord {
-  totalHits: number;
-  timeToExpire: number;
-  isBlocked: boolean;
-  timeToBlockExpire: number;
-}
+import { MemoryThrottlerStorage, ThrottlerStorageRecord } from './memory-throttler-storage';
 
 // A sliding log in a sorted set, the same rule as the throttler's in-memory storage: a hit counts for `ttl` ms.
 // Over the limit, the hit is not recorded (no extra penalty). Returns the count and the oldest counted hit.

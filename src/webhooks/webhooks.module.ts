@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { MetricsModule } from '../metrics/metrics.module';
 import { DestinationGuard } from './destination-guard';
 import { DnsResolver, SystemDnsResolver } from './dns-resolver';
+import { HmacKey } from './hmac-key.entity';
 import { HmacKeysRepository } from './hmac-keys.repository';
 import { HmacKeysService } from './hmac-keys.service';
 import { KeyCipher } from './key-cipher';
@@ -9,7 +11,7 @@ import { WebhookClient } from './webhook-client';
 import { WebhookService } from './webhook.service';
 
 @Module({
-  imports: [MetricsModule],
+  imports: [TypeOrmModule.forFeature([HmacKey]), MetricsModule],
   providers: [
     { provide: DnsResolver, useClass: SystemDnsResolver },
     DestinationGuard,

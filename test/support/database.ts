@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
-import { ENTITIES, MIGRATIONS } from '../../src/database/schema';
+import { MIGRATIONS } from '../../src/database/schema';
 
 /** Applies the migrations, as the app does on start. */
 export async function migrate(url: string): Promise<void> {
-  const dataSource = new DataSource({ type: 'postgres', url, entities: ENTITIES, migrations: MIGRATIONS });
+  const dataSource = new DataSource({ type: 'postgres', url, migrations: MIGRATIONS });
   await dataSource.initialize();
   try {
     await dataSource.runMigrations({ transaction: 'all' });
