@@ -3,6 +3,12 @@ import secureJson from 'secure-json-parse';
 import { InvalidRequestError } from './common.errors';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
+/**
+ * How deeply a body's arrays and objects may nest. Everything downstream that walks a value (the reviver below,
+ * canonical JSON, the schema worker's message copy, Ajv's generated code) then recurses a bounded number of times,
+ * and a receiver in Python (whose json module stops near 1,000 levels) can still read what it is sent.
+ */
+export const MAX_BODY_DEPTH = 128;
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
@@ -28,6 +34,7 @@ export class RawBody {
     if (!/^application\/json\s*(;|$)/i.test(this.contentType ?? '')) {
       throw new InvalidRequestError('body: Content-Type must be application/json');
     }
+    if (nestsDeeperThan(text, MAX_BODY_DEPTH)) throw new InvalidRequestError(`body: nested deeper than ${MAX_BODY_DEPTH} levels`);
     try {
       // `__proto__` and `constructor.prototype` keys are refused, not silently dropped; numbers too large for a
       // double would become Infinity, which JSON cannot carry on to a webhook.
@@ -36,6 +43,26 @@ export class RawBody {
       throw new InvalidRequestError(`body: malformed JSON (${(error as Error).message})`);
     }
   }
+}
+
+/** Whether `[` and `{` outside strings nest deeper than `limit` in JSON text; one pass, no recursion. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index += 1; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x5d || code === 0x7d) {
+      depth -= 1;
+    }
+  }
+  return false;
 }
 
 function rejectInfinity(_key: string, value: unknown): unknown {
