@@ -1,4 +1,4 @@
-import { analyzeSchema, fitsInline, INLINE_LIMITS, MAX_EXPANDED_NODES } from './schema-analysis';
+import { analyzeSchema, fitsInline, INLINE_LIMITS, MAX_EXPANDED_NODES, MAX_SCHEMA_TEXT } from './schema-analysis';
 
 const analyze = (schema: Record<string, unknown>) => analyzeSchema(schema, new Map());
 
@@ -31,6 +31,11 @@ describe('analyzeSchema', () => {
     [`more than ${INLINE_LIMITS.text} characters of text`, { properties: { a: { pattern: 'a'.repeat(INLINE_LIMITS.text + 1) } } }],
   ])('checks in the worker a schema with %s', (reason, schema) => {
     expect(analyze(schema)).toEqual({ kind: 'isolated', reason });
+  });
+
+  it('refuses a schema with more text than the limit', () => {
+    expect(analyze({ description: 'x'.repeat(MAX_SCHEMA_TEXT) })).toEqual({ kind: 'refused', problem: `has more than ${MAX_SCHEMA_TEXT} characters of keys and strings` });
+    expect(analyze({ description: 'x'.repeat(MAX_SCHEMA_TEXT - 20) }).kind).toBe('isolated');
   });
 
   it('refuses a schema whose $refs expand exponentially, in linear time', () => {

@@ -5,6 +5,11 @@ import { FORMATS_WITHOUT_LINEAR_CHECK, linearFormats } from './schema-formats';
 export const MAX_SCHEMA_DEPTH = 64;
 /** Values in a schema. Ajv's compile time and its generated code grow with it; real schemas are far smaller. */
 export const MAX_SCHEMA_NODES = 2_000;
+/**
+ * Characters of a schema's keys and strings. A tenant's 100 actions come back in one `GET /actions`: this keeps
+ * that answer to a few megabytes (a 1 MB description string in each would make it 100 MB).
+ */
+export const MAX_SCHEMA_TEXT = 65_536;
 /** Values a schema holds once every local `$ref` is replaced by its target: more is refused (2^n `allOf`s). */
 export const MAX_EXPANDED_NODES = 1_000_000;
 
@@ -48,6 +53,7 @@ export function analyzeSchema(schema: Record<string, unknown>, patterns: Pattern
   if (depthOf(schema, MAX_SCHEMA_DEPTH + 1) > MAX_SCHEMA_DEPTH) return { kind: 'refused', problem: `is nested deeper than ${MAX_SCHEMA_DEPTH} levels` };
   const size = sizeOf(schema, MAX_SCHEMA_NODES + 1);
   if (size.nodes > MAX_SCHEMA_NODES) return { kind: 'refused', problem: `has more than ${MAX_SCHEMA_NODES} values` };
+  if (size.text > MAX_SCHEMA_TEXT) return { kind: 'refused', problem: `has more than ${MAX_SCHEMA_TEXT} characters of keys and strings` };
   if ('type' in schema && schema.type !== 'object') return { kind: 'refused', problem: 'type must be "object"' };
   if (!dialectOf(schema.$schema)) return { kind: 'refused', problem: 'unsupported $schema (use draft 2020-12 or draft-07)' };
   const isolating = isolatingFeature(schema);
