@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from 
 import { ApiTokenDto } from '../auth/api-token.dto';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
+import { NoStore } from '../common/no-store.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { HmacKeyDto } from '../webhooks/hmac-key.dto';
 import { AdminKeyGuard } from './admin-key.guard';
@@ -39,6 +40,7 @@ export class CredentialsAdminController {
 
   @Post('api-tokens')
   @HttpCode(201)
+  @NoStore()
   @ApiOperation({ summary: 'Issue an API token (its value is in this response only)' })
   @ApiCreatedResponse({ type: ApiTokenResponse })
   @ApiErrors(400)
@@ -63,6 +65,7 @@ export class CredentialsAdminController {
 
   @Post('hmac-keys')
   @HttpCode(201)
+  @NoStore()
   @ApiOperation({ summary: 'Create an HMAC key (shown in this response only); it becomes the primary key' })
   @ApiCreatedResponse({ type: HmacKeyResponse })
   async createHmacKey(@Param('tenant_id') tenantId: string): Promise<{ hmac_key: HmacKeyDto }> {
