@@ -77,24 +77,28 @@ export function analyzeSchema(schema: Record<string, unknown>, patterns: Pattern
 export function fitsInline(cost: SchemaCost, parameters: unknown): boolean {
   const limit = INLINE_LIMITS.cost;
   const perValue = Math.max(1, cost.nodes);
-  let values = 0;
+  let values = 1;
   let characters = 0;
+  const over = () => perValue * values + cost.text * characters > limit;
   const pending: unknown[] = [parameters];
   while (pending.length > 0) {
     const next = pending.pop();
-    values += 1;
     if (typeof next === 'string') {
       characters += next.length;
     } else if (Array.isArray(next)) {
+      values += next.length; // counted before anything is copied, so a huge array costs nothing to refuse
+      if (over()) return false;
       for (const item of next) pending.push(item);
     } else if (next !== null && typeof next === 'object') {
-      for (const [key, value] of Object.entries(next)) {
-        values += 1;
+      const keys = Object.keys(next);
+      values += 2 * keys.length; // each key and its value
+      if (over()) return false;
+      for (const key of keys) {
         characters += key.length;
-        pending.push(value);
+        pending.push((next as Record<string, unknown>)[key]);
       }
     }
-    if (perValue * values + cost.text * characters > limit) return false;
+    if (over()) return false;
   }
   return true;
 }
