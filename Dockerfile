@@ -1,5 +1,5 @@
 # --- Stage 1: build ---------------------------------------------------------------------------------------
-# Full install (dev dependencies included: nest CLI, TypeScript), then compile to dist/.
+# Full install (dev dependencies included: TypeScript), then compile to dist/.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 
@@ -9,7 +9,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 
-# Sources (filtered by .dockerignore), then nest build -> dist/src/main.js, dist/ormconfig.js.
+# Sources (filtered by .dockerignore), then tsc -> dist/src/main.js, dist/ormconfig.js.
 COPY . .
 RUN npm run build
 

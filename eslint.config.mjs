@@ -16,13 +16,16 @@ const nodeGlobals = {
   Buffer: 'readonly',
 };
 
+// What Node (18+) has of the web platform, used by the receiver kit and the example receivers.
+const webGlobals = { URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', Headers: 'readonly' };
+
 const unusedVars = [
   'error',
   { argsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
 ];
 
 export default defineConfig([
-  globalIgnores(['dist/', 'node_modules/', 'coverage/', '.data/']),
+  globalIgnores(['dist/', 'node_modules/', 'coverage/', '.data/', 'test-results/', 'packages/*/dist/']),
 
   // The service, its tests, benchmarks and the TypeORM CLI data source.
   {
@@ -30,6 +33,36 @@ export default defineConfig([
     extends: [js.configs.recommended, tseslint.configs.recommended],
     rules: {
       '@typescript-eslint/no-unused-vars': unusedVars,
+    },
+  },
+
+  // A TenantId is a tenant id someone has checked (see src/common/tenant-id.ts). Only the places that check make
+  // one: the bearer strategy and the token check (the API token names its tenant), TenancyService.requireId
+  // (the admin path, after looking the tenant up), and test helpers. Everywhere else neither asTenantId nor a
+  // cast to TenantId compiles past lint.
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/common/tenant-id.ts', 'src/auth/jwt.strategy.ts', 'src/auth/api-tokens.service.ts', 'src/tenancy/tenancy.service.ts', 'test/support/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/common/tenant-id'],
+              importNames: ['asTenantId'],
+              message: 'A TenantId comes from an authenticated principal or TenancyService.requireId, not from a string.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='TenantId'], TSTypeAssertion > TSTypeReference.typeAnnotation[typeName.name='TenantId']",
+          message: 'A TenantId comes from an authenticated principal or TenancyService.requireId, not from a cast.',
+        },
+      ],
     },
   },
 
@@ -44,4 +77,13 @@ export default defineConfig([
     rules: { 'no-unused-vars': unusedVars },
   },
   { files: ['*.js', '*.cjs', 'scripts/**/*.js'], languageOptions: { sourceType: 'commonjs' } },
+
+  // The receiver kit (ES module source, its tests and build script) and the example receivers.
+  {
+    files: ['packages/receiver-kit/**/*.{js,mjs,cjs}', 'examples/**/*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { globals: { ...nodeGlobals, ...webGlobals } },
+    rules: { 'no-unused-vars': unusedVars },
+  },
+  { files: ['packages/receiver-kit/**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
 ]);

@@ -1,12 +1,13 @@
 /**
- * One jest run for unit specs (beside the code) and e2e specs (test/). NestJS 12 ships ES modules only, so
- * swc compiles them to CommonJS along with our TypeScript. The global setup gives every worker one database.
+ * One jest run for unit specs (beside the code), medium specs (test/medium/: service modules on a real database)
+ * and e2e specs (test/). NestJS 12 ships ES modules only, so swc compiles them to CommonJS along with our
+ * TypeScript. The global setup gives every worker one database.
  */
 /** @type {import('jest').Config} */
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/medium/**/*.medium-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   transform: {
     '^.+\\.(t|j|mj)s$': [
       '@swc/jest',
@@ -22,6 +23,8 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|load-esm|content-disposition)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  // The receiver kit's source, as its package name resolves for a receiver (see tsconfig.json's paths).
+  moduleNameMapper: { '^@action-gateway/receiver-kit$': '<rootDir>/packages/receiver-kit/src/index.js' },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,

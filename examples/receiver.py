@@ -3,120 +3,57 @@
 
     HMAC_KEY=whsec_... python3 examples/receiver.py      # listens on http://127.0.0.1:4000/hook
 
-It checks both signatures the service puts on every call (docs/receivers.md):
-
-- the body signature (spec 5.3): json.loads the body, pop "signature", json.dumps the rest with
-  separators=(",", ":") and HMAC-SHA256 it keyed with the UTF-8 bytes of the whole key string. The service
-  serializes exactly the way json.dumps does, so re-serializing reproduces the signed bytes for any parameters;
-- the Standard Webhooks headers: "v1,<base64 HMAC-SHA256>" over "<webhook-id>.<webhook-timestamp>.<raw body>",
-  keyed with the base64-decoded part of the key after "whsec_", timestamp within 5 minutes either way.
+Calls are verified with the receiver kit's Python module (packages/receiver-kit/python/action_gateway_receiver.py,
+one file to copy into your project): the Standard Webhooks headers and the body signature, on the raw bytes,
+with a 5-minute tolerance. It also shows the spec's own way to check the body signature (5.3): json.loads the
+body, pop "signature", json.dumps the rest with separators=(",", ":"); the service serializes exactly the way
+json.dumps does, so this gives the signed bytes back for any parameters, integers of any length included.
 
 Environment:
     HMAC_KEY     the tenant's key; during a rotation, every key you hold, comma-separated (the service signs
                  the body with its newest key only, the headers with all active keys)
     PORT         default 4000 (0 picks a free port, printed at start)
     HOST         default 127.0.0.1
-    RECORD_FILE  optional: one JSON line {"action_name","parameters","verified":true} is appended per verified
-                 execution (registration tests are answered but not recorded)
+    RECORD_FILE  optional: one JSON line {"action_name","parameters","verified":true,"reserialized":true|false}
+                 is appended per verified execution (registration tests are answered but not recorded)
 """
 
-import base64
 import hashlib
 import hmac
 import json
 import os
 import sys
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "packages", "receiver-kit", "python"))
+from action_gateway_receiver import WebhookVerificationError, verify_webhook  # noqa: E402
 
 KEYS = [key.strip() for key in os.environ.get("HMAC_KEY", "").split(",") if key.strip()]
 PORT = int(os.environ.get("PORT", "4000"))
 HOST = os.environ.get("HOST", "127.0.0.1")
 RECORD_FILE = os.environ.get("RECORD_FILE")
-TOLERANCE_SECONDS = 5 * 60
 MAX_BODY_BYTES = 1024 * 1024
 
 record_lock = threading.Lock()
 
 
-class Rejected(Exception):
-    def __init__(self, status, reason):
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
+class TooLarge(Exception):
+    pass
 
 
-def body_signature_ok(call):
-    """Spec 5.3, the re-serializing way. `call` is the parsed body; its "signature" is removed here."""
-    received = call.pop("signature")
-    if not isinstance(received, str):
-        return False
-    signed = json.dumps(call, separators=(",", ":")).encode("utf-8")
-    for key in KEYS:
-        expected = hmac.new(key.encode("utf-8"), signed, hashlib.sha256).hexdigest()
-        if hmac.compare_digest(expected, received):
-            return True
-    return False
+def reserializes(raw):
+    """The spec's re-serializing check: json.dumps of the parsed body without its signature is what was signed."""
+    body = json.loads(raw)
+    signature = body.pop("signature")
+    signed = json.dumps(body, separators=(",", ":")).encode("utf-8")
+    return any(hmac.compare_digest(hmac.new(key.encode("utf-8"), signed, hashlib.sha256).hexdigest(), signature) for key in KEYS)
 
 
-def header_key(key):
-    try:
-        return base64.b64decode(key[len("whsec_"):] if key.startswith("whsec_") else key, validate=True)
-    except ValueError:
-        return b""
-
-
-def headers_ok(headers, raw):
-    """Standard Webhooks. The raw bytes are signed, so this runs before any parsing."""
-    ids = headers.get_all("webhook-id") or []
-    timestamps = headers.get_all("webhook-timestamp") or []
-    # An id or timestamp sent twice is ambiguous (which one was signed?), so it is refused.
-    if len(ids) != 1 or len(timestamps) != 1 or not timestamps[0].isascii() or not timestamps[0].isdigit():
-        return False
-    if abs(time.time() - int(timestamps[0])) > TOLERANCE_SECONDS:
-        return False
-    signed = f"{ids[0]}.{timestamps[0]}.".encode("utf-8") + raw
-    received = [
-        entry[len("v1,"):]
-        for header in headers.get_all("webhook-signature") or []
-        for entry in header.split(" ")
-        if entry.startswith("v1,")
-    ]
-    for key in filter(None, map(header_key, KEYS)):
-        expected = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode("ascii")
-        if any(hmac.compare_digest(expected, signature) for signature in received):
-            return True
-    return False
-
-
-def verify(headers, raw):
-    """The parsed call, minus its signature, or Rejected. Same rules as src/receiver-kit/verify-webhook.ts."""
-    has_header_signature = headers.get("webhook-signature") is not None
-    if has_header_signature and not headers_ok(headers, raw):
-        raise Rejected(401, "Invalid signature")
-    try:
-        call = json.loads(raw)
-    except ValueError:
-        raise Rejected(400, "not JSON")
-    if not isinstance(call, dict) or not isinstance(call.get("action_name"), str) or "parameters" not in call:
-        raise Rejected(400, "not a webhook call")
-    if "signature" in call:
-        # The service always sends the two signatures together: a signed body alone lost its headers somewhere.
-        if not has_header_signature or not body_signature_ok(call):
-            raise Rejected(401, "Invalid signature")
-        return call
-    # Unsigned: only the registration test of a tenant that has no key yet (spec 5.3.7). Anyone could send
-    # it, so it is answered and nothing else.
-    if call.get("test") is True:
-        return call
-    raise Rejected(401, "Invalid signature")
-
-
-def record(call):
+def record(call, raw):
     if not RECORD_FILE:
         return
-    line = json.dumps({"action_name": call["action_name"], "parameters": call["parameters"], "verified": True})
+    line = json.dumps({"action_name": call["action_name"], "parameters": call["parameters"], "verified": True, "reserialized": reserializes(raw)})
     with record_lock, open(RECORD_FILE, "a", encoding="utf-8") as file:
         file.write(line + "\n")
 
@@ -127,13 +64,16 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         try:
             raw = self.read_body()
-            call = verify(self.headers, raw)
-        except Rejected as rejected:
-            body = {"error": rejected.reason} if rejected.status == 401 else {"result": "", "error": rejected.reason}
-            return self.answer(rejected.status, body)
+        except TooLarge:
+            return self.answer(413, {"result": "", "error": "body too large"})
+        try:
+            call = verify_webhook(raw, self.headers, KEYS)
+        except WebhookVerificationError as error:
+            sys.stderr.write(f"refused: {error.reason}\n")
+            return self.answer(401, {"error": "Invalid signature"})
         if call.get("test") is True:
             return self.answer(200, {"result": "ready", "error": ""})
-        record(call)
+        record(call, raw)
         description = f"ran {call['action_name']} with {json.dumps(call['parameters'], ensure_ascii=False)}"
         self.answer(200, {"result": description, "error": ""})
 
@@ -148,12 +88,12 @@ class Handler(BaseHTTPRequestHandler):
                     return b"".join(chunks)
                 size += length
                 if size > MAX_BODY_BYTES:
-                    raise Rejected(413, "body too large")
+                    raise TooLarge()
                 chunks.append(self.rfile.read(length))
                 self.rfile.readline()
         length = int(self.headers.get("content-length") or 0)
         if length > MAX_BODY_BYTES:
-            raise Rejected(413, "body too large")
+            raise TooLarge()
         return self.rfile.read(length)
 
     def answer(self, status, body):

@@ -4,13 +4,13 @@ import type { Socket } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { Logger as NestJsPinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-parser';
 import { RouteTable } from './common/route-table';
 import { createLogger } from './common/logging';
-import { AppConfig } from './config/app-config';
+import { PinoNestLogger } from './common/pino-nest-logger';
+import { AppConfig, TrustProxy } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
 import { Metrics } from './metrics/metrics';
 import { serveOpenApi } from './openapi/document';
@@ -24,7 +24,7 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
     bodyLimit: BODY_LIMIT_BYTES,
     // A path name that is too long is an unknown action (404), not Fastify's 414.
     routerOptions: { maxParamLength: 16_384 },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     // While closing, a request that still arrives on an open connection is served, not answered 503: the
     // connection closes after it (see the onSend hook), so the drain is short anyway.
@@ -54,10 +54,25 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
   });
 }
 
+/**
+ * Fastify takes an address list as it is, but ignores a plain hop count (it cannot tell who the nearest peer
+ * is), so a hop count becomes the function "the nearest N addresses are proxies": X-Forwarded-For is read from
+ * the right, and the address N hops back is the client's. Whatever the client wrote further left is ignored.
+ */
+function trustProxyOption(trustProxy: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  const hops = trustProxy;
+  return (_address, hop) => hop < hops;
+}
+
 /** Everything the HTTP layer needs besides the modules; shared by `main.ts` and the e2e tests. */
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
-  app.useLogger(app.get(NestJsPinoLogger));
   const fastify = app.getHttpAdapter().getInstance();
+  // The application's own lines go to the same pino logger as Fastify's request lines, those logged while the
+  // modules started included (buffered until now). If starting fails before this point, the buffer is dropped
+  // and main.ts prints what went wrong once.
+  app.useLogger(new PinoNestLogger(fastify.log as Logger));
+  app.flushLogs();
   app.get(RouteTable).attach(fastify);
   registerRawBodyReader(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
@@ -79,6 +94,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const logger = createLogger(config);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), createAdapter(config, logger), {
     bufferLogs: true,
+    autoFlushLogs: false,
     abortOnError: false,
     bodyParser: false, // ours: registerRawBodyReader
   });

@@ -1,7 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
-import { loggerOptions } from './common/logging';
 import { ActionsHttpModule } from './actions/actions-http.module';
 import { AdminHttpModule } from './admin/admin-http.module';
 import { AuthHttpModule } from './auth/auth-http.module';
@@ -21,12 +19,6 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        // Request logs come from Fastify's pino (with the request id); nestjs-pino writes the application's own
-        // logs through the request's logger when there is one, and through this configuration otherwise.
-        LoggerModule.forRootAsync({
-          inject: [AppConfig],
-          useFactory: (appConfig: AppConfig) => ({ useExisting: true, pinoHttp: loggerOptions(appConfig) }),
-        }),
         CommonModule,
         DatabaseModule,
         // The HTTP modules: each imports its feature's service module and declares the routes. An admin backend

@@ -1,17 +1,20 @@
 import './v8-flags';
 import 'reflect-metadata';
+import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
+import { describeStartupFailure } from './common/startup-failure';
 import { announceService, withdrawService } from './cli/running-service';
 import { AppConfig } from './config/app-config';
-import { ConfigError } from './config/config.error';
 import { loadConfig } from './config/load-config';
 import { ShutdownState } from './health/shutdown-state';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // A port already taken is found before the database is opened and Nest boots, so it is one prompt line.
+  await assertPortFree(config.host, config.port);
   const app = await createApp(config);
   await app.listen({ port: config.port, host: config.host });
   if (!config.databaseUrl) {
@@ -43,8 +46,19 @@ async function shutdown(app: NestFastifyApplication, config: AppConfig, signal: 
   process.exit(0);
 }
 
+/** Binds and releases the port; fails with the listen error (EADDRINUSE, EACCES, ...) the service would get. */
+async function assertPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
 main().catch((error: unknown) => {
-  // A configuration problem is one clear line; anything else keeps its stack for the operator.
-  console.error(error instanceof ConfigError ? error.message : error);
+  // What an operator can fix (configuration, port, data directory, database) is one plain line each; anything
+  // else is a bug and keeps its stack.
+  console.error(describeStartupFailure(error) ?? error);
   process.exit(1);
 });

@@ -1,26 +1,21 @@
 import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { ActionsModule } from '../src/actions/actions.module';
 import { ActionsService } from '../src/actions/actions.service';
 import { ActionDto } from '../src/actions/dto/action.response';
-import { AdminModule } from '../src/admin/admin.module';
 import { AdminService, BootstrapResult } from '../src/admin/admin.service';
-import { AuthModule } from '../src/auth/auth.module';
 import { TokenExchangeService } from '../src/auth/token-exchange.service';
 import { CommonModule } from '../src/common/common.module';
 import { ConfigModule } from '../src/config/config.module';
 import { DatabaseModule } from '../src/database/database.module';
-import { ExecutionsModule } from '../src/executions/executions.module';
 import { ExecutionsService } from '../src/executions/executions.service';
 import { HealthModule } from '../src/health/health.module';
 import { MetricsModule } from '../src/metrics/metrics.module';
 import { RateLimitModule } from '../src/rate-limit/rate-limit.module';
-import { TenancyModule } from '../src/tenancy/tenancy.module';
 import { TenancyService } from '../src/tenancy/tenancy.service';
-import { WebhooksModule } from '../src/webhooks/webhooks.module';
 import { gateway } from './support/factories';
 import { call } from './support/http';
+import { FEATURE_SERVICE_MODULES } from './support/medium';
 import { Receiver } from './support/receiver';
 import { startTestApp, testConfig, TestApp } from './support/test-app';
 
@@ -87,12 +82,7 @@ describe('service modules composed into another Nest HTTP application (the admin
         ConfigModule.forRoot(config),
         CommonModule,
         DatabaseModule,
-        TenancyModule,
-        AuthModule,
-        WebhooksModule,
-        ActionsModule,
-        ExecutionsModule,
-        AdminModule,
+        ...FEATURE_SERVICE_MODULES,
         RateLimitModule,
         HealthModule,
         MetricsModule,

@@ -105,13 +105,19 @@ describe('management API (contract "Management API")', () => {
       expect(JSON.stringify(list.body)).not.toContain(token.token);
     });
 
-    it('revokes with 204; revoking again or an unknown id is 404', async () => {
+    it('revokes with 204; revoking again is 204 and keeps the first revoked_at; an unknown id is 404', async () => {
       const { tenantId, apiTokenId } = await createTenant(testApp);
       const revoked = await admin(testApp, 'DELETE', `/tenants/${tenantId}/api-tokens/${apiTokenId}`);
       expect(revoked.status).toBe(204);
       expect(revoked.text).toBe('');
       const listed = (await admin(testApp, 'GET', `/tenants/${tenantId}/api-tokens`)).body.api_tokens[0];
       expect(listed.revoked_at).toMatch(ISO_MS);
+      // The token is still there (listed, revoked): a repeated DELETE, say a retry after a lost answer, succeeds
+      // and changes nothing.
+      const again = await admin(testApp, 'DELETE', `/tenants/${tenantId}/api-tokens/${apiTokenId}`);
+      expect(again.status).toBe(204);
+      expect(again.text).toBe('');
+      expect((await admin(testApp, 'GET', `/tenants/${tenantId}/api-tokens`)).body.api_tokens[0]).toEqual(listed);
       for (const id of [randomUUID(), 'nope']) {
         const response = await admin(testApp, 'DELETE', `/tenants/${tenantId}/api-tokens/${id}`);
         expect(response.status).toBe(404);
@@ -194,6 +200,20 @@ describe('management API (contract "Management API")', () => {
       } finally {
         await receiver.stop();
       }
+    });
+
+    it('revokes with 204; revoking again is 204 and keeps the first revoked_at', async () => {
+      const { tenantId } = await createTenant(testApp);
+      const key = (await admin(testApp, 'POST', `/tenants/${tenantId}/hmac-keys`)).body.hmac_key;
+      const revoked = await admin(testApp, 'DELETE', `/tenants/${tenantId}/hmac-keys/${key.id}`);
+      expect(revoked.status).toBe(204);
+      expect(revoked.text).toBe('');
+      const listed = (await admin(testApp, 'GET', `/tenants/${tenantId}/hmac-keys`)).body.hmac_keys;
+      expect(listed.find((entry: { id: string }) => entry.id === key.id).revoked_at).toMatch(ISO_MS);
+      const again = await admin(testApp, 'DELETE', `/tenants/${tenantId}/hmac-keys/${key.id}`);
+      expect(again.status).toBe(204);
+      expect(again.text).toBe('');
+      expect((await admin(testApp, 'GET', `/tenants/${tenantId}/hmac-keys`)).body.hmac_keys).toEqual(listed);
     });
 
     it('gives 404 HMAC key not found for an unknown key or another tenant\'s key', async () => {

@@ -504,6 +504,51 @@ describe('bad input never breaks the gateway (property-based)', () => {
     );
   });
 
+  it('routes that read no body still refuse malformed JSON or a non-object body (400) and do nothing', async () => {
+    const owner = await createTenant(testApp);
+    const tenantPath = `/api/v1/admin/tenants/${owner.tenantId}`;
+    const keys = async () => (await admin(testApp, 'GET', `/tenants/${owner.tenantId}/hmac-keys`)).text;
+    const tokens = async () => (await admin(testApp, 'GET', `/tenants/${owner.tenantId}/api-tokens`)).text;
+    const key = (await admin(testApp, 'GET', `/tenants/${owner.tenantId}/hmac-keys`)).body.hmac_keys[0].id as string;
+    const action = 'bodyless_probe';
+    expect((await gateway(testApp, 'POST', '/actions', { token: owner.jwt, body: { name: action, description: 'd', webhook_url: receiver.url(), json_schema: {} } })).status).toBe(201);
+    const actions = async () => (await gateway(testApp, 'GET', `/actions/${action}`, { token: owner.jwt })).text;
+    const ownerAuth: Array<[string, string]> = [['authorization', `Bearer ${owner.jwt}`]];
+    const routes = [
+      { method: 'POST', path: `${tenantPath}/hmac-keys`, headers: adminAuth(), snapshot: keys },
+      { method: 'DELETE', path: `${tenantPath}/hmac-keys/${key}`, headers: adminAuth(), snapshot: keys },
+      { method: 'DELETE', path: `${tenantPath}/api-tokens/${owner.apiTokenId}`, headers: adminAuth(), snapshot: tokens },
+      { method: 'DELETE', path: `/api/v1/gateway/actions/${action}`, headers: ownerAuth, snapshot: actions },
+    ];
+    const refused: Array<[string, string]> = [
+      ['{', 'body: malformed JSON'],
+      ['{"a":1', 'body: malformed JSON'],
+      ['[]', 'body: must be a JSON object'],
+      ['null', 'body: must be a JSON object'],
+      ['3', 'body: must be a JSON object'],
+      ['"text"', 'body: must be a JSON object'],
+      ['{"__proto__":{}}', 'body: malformed JSON'],
+    ];
+    for (const route of routes) {
+      for (const [body, details] of refused) {
+        const response = await probe(route.method, route.path, [...route.headers, ...json], body, route.snapshot);
+        expect([route.method, route.path, body, response.status, response.body.error, response.body.details?.slice(0, details.length)]).toEqual([
+          route.method, route.path, body, 400, 'Invalid request', details,
+        ]);
+      }
+      const plain = await probe(route.method, route.path, [...route.headers, ['content-type', 'text/plain']], 'hello', route.snapshot);
+      expect([route.method, route.path, plain.status, plain.body.details]).toEqual([route.method, route.path, 400, 'body: Content-Type must be application/json']);
+      // Authentication still comes first: without the key, the same malformed body is a 401.
+      expect((await probe(route.method, route.path, json, '{', route.snapshot)).status).toBe(401);
+    }
+    // A JSON object (unknown fields are ignored) or no body at all is fine.
+    expect((await raw(base, 'POST', `${tenantPath}/hmac-keys`, [...adminAuth(), ...json], '{"comment":"ignored"}')).status).toBe(201);
+    expect((await raw(base, 'POST', `${tenantPath}/hmac-keys`, [...adminAuth(), ...json], '')).status).toBe(201);
+    expect((await raw(base, 'POST', `${tenantPath}/hmac-keys`, adminAuth())).status).toBe(201);
+    expect((await raw(base, 'DELETE', `${tenantPath}/hmac-keys/${key}`, [...adminAuth(), ...json], '{}')).status).toBe(204);
+    expect((await raw(base, 'DELETE', `/api/v1/gateway/actions/${action}`, [...ownerAuth, ...json], '{}')).status).toBe(204);
+  });
+
   it('odd header shapes: long or odd X-Request-Id, duplicate or malformed Authorization', async () => {
     const requestId = fc.oneof(
       fc.string({ unit: fc.constantFrom(...'abcXYZ019._:-'), minLength: 1, maxLength: 200 }),

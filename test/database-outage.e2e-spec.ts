@@ -49,16 +49,15 @@ describe('database outage', () => {
     expect((await gateway(testApp, 'POST', '/token/exchange', { body: { api_token: tenant.apiToken } })).status).toBe(200);
   });
 
-  it('answers 503 within the statement timeout when the database is slow, not a hung request', async () => {
-    proxy.latencyMs = 5_000;
+  it('answers 503 at the statement timeout when the database stops answering, not a hung request', async () => {
+    // The database answers nothing until resumed, so this answer can only come from the service's own timeout.
+    proxy.stall();
     try {
-      const started = Date.now();
       const response = await gateway(testApp, 'GET', '/actions', { token: tenant.jwt });
       expect(response.status).toBe(503);
       expect(response.body).toEqual({ error: 'Service unavailable' });
-      expect(Date.now() - started).toBeLessThan(4_000);
     } finally {
-      proxy.latencyMs = 0;
+      proxy.resume();
     }
     // The slow connection was given up; the next request gets a fresh one.
     for (let attempt = 0; attempt < 20; attempt++) {

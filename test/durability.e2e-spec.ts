@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { call } from './support/http';
 import { runCli, ServiceProcess } from './support/process';
 import { Receiver } from './support/receiver';
+import { describeIf, postgresServer } from './support/requirements';
 
 /**
  * The built service on the embedded database, killed with SIGKILL (no shutdown hook runs, the lock file still
@@ -88,7 +89,7 @@ describe('durability of the embedded database across SIGKILL', () => {
 });
 
 /** The same on PostgreSQL (DATABASE_URL, as in CI's second run): what was acknowledged survives SIGKILL. */
-(process.env.DATABASE_URL ? describe : describe.skip)('durability on PostgreSQL across SIGKILL', () => {
+describeIf(postgresServer())('durability on PostgreSQL across SIGKILL', () => {
   it('keeps all 100 acknowledged actions after SIGKILL and a restart', async () => {
     const { randomBytes } = await import('node:crypto');
     const { createServer } = await import('node:net');

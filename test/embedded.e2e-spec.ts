@@ -1,8 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from './support/http';
-import { runCli, ServiceProcess } from './support/process';
+import { runCli, runMigrationCommand, ServiceProcess } from './support/process';
 import { Receiver } from './support/receiver';
 
 /**
@@ -51,9 +51,21 @@ describe('embedded database and the command line', () => {
     });
     expect(action.status).toBe(201);
 
+    // A second service, and the migration command line, on the same DATA_DIR: one line naming the holder.
     const second = start();
     expect((await second.exit()).code).toBe(1);
-    expect(second.output.join('')).toContain('the embedded database is in use by process');
+    expect(second.output.join('')).toBe(
+      `Cannot start: the embedded database is in use by process ${first.child.pid} (another service on DATA_DIR ${dataDir}): ` +
+        'stop that one or set another DATA_DIR\n',
+    );
+    const show = runMigrationCommand('migration:show', env);
+    expect(show.status).toBe(1);
+    expect(show.stdout).toBe('');
+    expect(show.stderr).toBe(
+      `Cannot open the embedded database in ${dataDir}: the service running as process ${first.child.pid} holds it. ` +
+        'That service applies pending migrations itself when it starts (RUN_MIGRATIONS), and its /readyz says whether any are pending; ' +
+        'stop it to run migration commands.\n',
+    );
 
     await first.stop();
     const listed = runCli(['tenants:list'], env); // nobody holds the directory now: the command line opens it itself
@@ -68,22 +80,78 @@ describe('embedded database and the command line', () => {
     await third.stop();
   });
 
-  it('explains command-line mistakes', () => {
+  it('explains command-line mistakes with exit status 2, and help with 0', () => {
     const unknown = runCli(['frobnicate'], env);
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toContain('unknown command frobnicate');
-    expect(unknown.stderr).toContain('bootstrap --tenant <tenant>');
+    expect(unknown.stderr).toBe(`unknown command "frobnicate"\n\nrun 'npm run gateway -- help' for the list of commands\n`);
     const missing = runCli(['bootstrap'], env);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain('--tenant is required');
+    expect(missing.stderr).toContain('--tenant <name> is required\n\nusage: npm run gateway -- bootstrap --tenant <name> [--output <file>]');
+    for (const argv of [['--help'], ['-h'], ['help'], ['help', 'api-tokens:revoke'], ['api-tokens:revoke', '--help']]) {
+      const help = runCli(argv, env);
+      expect(help.status).toBe(0);
+      expect(help.stderr).toBe('');
+      expect(help.stdout).toMatch(/^usage: npm run gateway -- /m);
+    }
   });
 
-  it('refuses to start in production without a database, in one line naming the variable', async () => {
-    const service = ServiceProcess.start({ NODE_ENV: 'production', DATA_DIR: dataDir });
+  it('looks tenants up by name, refuses a second bootstrap of a name, prints revocations, and writes secrets 0600', async () => {
+    await Promise.all(services.map((running) => running.stop())); // a service an earlier test left running holds DATA_DIR
+    const service = start();
+    await service.ready(dataDir);
+    const output = join(mkdtempSync(join(tmpdir(), 'agw-cli-out-')), 'beta.json');
+
+    const written = runCli(['bootstrap', '--tenant', 'beta', '--output', output], env);
+    expect(written).toMatchObject({ status: 0, stdout: '', stderr: `wrote ${output} (readable by you only)\n` });
+    expect(statSync(output).mode & 0o777).toBe(0o600);
+    const beta = JSON.parse(readFileSync(output, 'utf8'));
+    expect(beta.tenant.name).toBe('beta');
+
+    const again = runCli(['bootstrap', '--tenant', 'beta'], env);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toBe(
+      `a tenant named "beta" already exists (${beta.tenant.id}): issue more credentials for it with ` +
+        'api-tokens:create --tenant beta and hmac-keys:create --tenant beta\n',
+    );
+    const clobber = runCli(['bootstrap', '--tenant', 'gamma', '--output', output], env);
+    expect(clobber).toMatchObject({ status: 1, stderr: `${output} already exists: remove it or choose another file\n` });
+    const names = JSON.parse(runCli(['tenants:list'], env).stdout).tenants.map((tenant: { name: string }) => tenant.name);
+    expect(names.filter((name: string) => name === 'beta')).toHaveLength(1);
+    expect(names).not.toContain('gamma');
+
+    const issued = JSON.parse(runCli(['api-tokens:create', '--tenant', 'beta', '--name', 'ci'], env).stdout);
+    expect(issued.api_token).toMatchObject({ name: 'ci', token: expect.stringMatching(/^agw_/) });
+    const revokedToken = runCli(['api-tokens:revoke', '--tenant', 'beta', '--token-id', issued.api_token.id], env);
+    expect(revokedToken.status).toBe(0);
+    expect(JSON.parse(revokedToken.stdout).api_token).toMatchObject({ id: issued.api_token.id, revoked_at: expect.any(String) });
+    const revokedKey = runCli(['hmac-keys:revoke', '--tenant-id', beta.tenant.id, '--key-id', beta.hmac_key.id], env);
+    expect(JSON.parse(revokedKey.stdout).hmac_key).toMatchObject({ id: beta.hmac_key.id, revoked_at: expect.any(String) });
+
+    const nobody = runCli(['api-tokens:list', '--tenant', 'nobody'], env);
+    expect(nobody).toMatchObject({ status: 1, stdout: '', stderr: 'no tenant is named "nobody"\n' });
+    const unknownId = runCli(['api-tokens:list', '--tenant-id', '00000000-0000-4000-8000-000000000000'], env);
+    expect(unknownId).toMatchObject({ status: 1, stderr: 'tenant not found\n' });
+    await service.stop();
+  }, 180_000);
+
+  it('lists every configuration problem at once, one line each, and exits 1 without a stack trace', async () => {
+    const service = ServiceProcess.start({ NODE_ENV: 'production', DATA_DIR: dataDir, PORT: 'abc', JWT_SECRET: 'a'.repeat(40) });
     const exit = await service.exit();
     expect(exit.code).toBe(1);
-    expect(service.output.join('').trim()).toBe(
+    expect(service.output.join('').trim().split('\n')).toEqual([
+      'Configuration error: PORT must be a whole number from 0 to 65535, not "abc"',
       'Configuration error: DATABASE_URL is required in production (the embedded database is for development)',
+      'Configuration error: ADMIN_API_KEY is required in production',
+      'Configuration error: ENCRYPTION_KEY is required in production',
+      'Configuration error: JWT_SECRET is too weak (it repeats a short pattern): use at least 32 random bytes (openssl rand -base64 48)',
+    ]);
+  });
+
+  it('refuses an unknown NODE_ENV instead of starting in development', async () => {
+    const service = ServiceProcess.start({ NODE_ENV: 'prod', DATA_DIR: mkdtempSync(join(tmpdir(), 'agw-prod-typo-')) });
+    expect((await service.exit()).code).toBe(1);
+    expect(service.output.join('').trim()).toBe(
+      'Configuration error: NODE_ENV must be one of production, development, test (unset means development), not "prod"',
     );
   });
 });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { actionBody, createTenant, gateway } from './support/factories';
 import { call } from './support/http';
 import { Receiver } from './support/receiver';
@@ -54,6 +55,20 @@ describe('/metrics', () => {
     expect(value(after, rejected) - value(before, rejected)).toBe(1);
     expect(after.has('database_pool_connections{state="total"}')).toBe(true);
     expect(after.has('process_resident_memory_bytes')).toBe(true);
+  });
+
+  it('follows Prometheus naming: only counters end in _total, and promtool finds nothing to flag', async () => {
+    const text = (await call(testApp.baseUrl, 'GET', '/metrics')).text;
+    const types = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => ({ name, type }));
+    expect(types.length).toBeGreaterThan(20);
+    expect(types.filter(({ name, type }) => (type === 'counter') !== name.endsWith('_total'))).toEqual([]);
+    expect(types.map(({ name }) => name)).toEqual(expect.arrayContaining(['nodejs_active_handles', 'nodejs_active_requests']));
+
+    // promtool (Debian's `prometheus` package; .ci/run installs it and sets REQUIRE_PROMTOOL) checks the rest.
+    const promtool = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    if (promtool.error && !process.env.REQUIRE_PROMTOOL) return;
+    expect(promtool.error).toBeUndefined();
+    expect({ status: promtool.status, output: `${promtool.stdout}${promtool.stderr}` }).toEqual({ status: 0, output: '' });
   });
 
   it('labels routes by pattern, never by the raw path', async () => {

@@ -1,7 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { call } from './support/http';
+import { createTenant, gateway } from './support/factories';
+import { call, TestResponse } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
+
+type Operation = { operationId: string; security?: Record<string, string[]>[]; responses: Record<string, { headers?: Record<string, { $ref: string }> }> };
+
+function operationsOf(document: any): Operation[] {
+  return Object.values(document.paths as Record<string, Record<string, Operation>>).flatMap((item) => Object.values(item));
+}
+
+function operation(document: any, id: string): Operation {
+  const found = operationsOf(document).find((candidate) => candidate.operationId === id);
+  if (!found) throw new Error(`no operation ${id}`);
+  return found;
+}
+
+/** The header names the document promises on one response of one operation. */
+function documentedHeaders(document: any, id: string, status: number): string[] {
+  const response = operation(document, id).responses[String(status)];
+  if (!response) throw new Error(`${id} does not document ${status}`);
+  return Object.values(response.headers ?? {}).map(({ $ref }) => $ref.replace('#/components/headers/', ''));
+}
 
 describe('OpenAPI description', () => {
   let testApp: TestApp;
@@ -46,6 +66,112 @@ describe('OpenAPI description', () => {
     expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateActionRequest');
     expect(document.components.schemas.CreateActionRequest.required).toEqual(['name', 'description', 'webhook_url', 'json_schema']);
     expect(document.components.schemas.ActionDto.properties.name.pattern).toBe('^[a-z0-9_]+$');
+  });
+
+  it('names operations for generated clients and documents every status the contract gives', async () => {
+    const document = (await call(testApp.baseUrl, 'GET', '/api/v1/gateway/openapi.json')).body;
+    expect(operationsOf(document).map((candidate) => candidate.operationId).sort()).toEqual(
+      [
+        'exchangeToken', 'listActions', 'createAction', 'getAction', 'updateAction', 'deleteAction', 'executeAction', 'listExecutions',
+        'createTenant', 'listTenants', 'getTenant', 'updateTenant', 'createApiToken', 'listApiTokens', 'revokeApiToken',
+        'createHmacKey', 'listHmacKeys', 'revokeHmacKey',
+      ].sort(),
+    );
+    // Every operation that takes a body can meet the 1 MB limit.
+    for (const id of ['exchangeToken', 'createAction', 'updateAction', 'executeAction', 'createTenant', 'updateTenant', 'createApiToken', 'createHmacKey']) {
+      expect(Object.keys(operation(document, id).responses)).toEqual(expect.arrayContaining(['400', '413']));
+    }
+    expect(operation(document, 'exchangeToken').security).toEqual([]);
+    expect(operation(document, 'listActions').security).toEqual([{ bearer: [] }]);
+    expect(operation(document, 'createTenant').security).toEqual([{ admin: [] }]);
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(document.components.securitySchemes.admin).toEqual({ type: 'http', scheme: 'bearer', description: expect.any(String) });
+  });
+
+  it('describes the bare origin as the server, and the schemas as the spec states them', async () => {
+    const document = (await call(testApp.baseUrl, 'GET', '/api/v1/gateway/openapi.json')).body;
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers).toEqual([{ url: '/', description: expect.stringContaining('/api/v1/gateway') }]);
+    expect(document.info.description).toContain('`{base_url}` ends in `/api/v1/gateway`');
+    expect(document.components.schemas.TokenExchangeResponse.properties.expires_in).toMatchObject({ type: 'integer', example: 86400 });
+    expect(document.components.schemas.UpdateActionRequest.minProperties).toBe(1);
+    for (const id of ['getAction', 'updateAction', 'deleteAction', 'executeAction', 'listExecutions']) {
+      const parameter = (operation(document, id) as any).parameters.find((candidate: { name: string }) => candidate.name === 'action_name');
+      expect(parameter).toMatchObject({ in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9_]+$', minLength: 1, maxLength: 100 } });
+    }
+    // The example json_schema is a real one (it once held the Object constructor, which broke Swagger UI).
+    expect(document.components.schemas.CreateActionRequest.properties.json_schema.example).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+    });
+  });
+
+  it('documents the response headers: X-Request-Id everywhere, the budget on tenant endpoints, Retry-After on 429', async () => {
+    const document = (await call(testApp.baseUrl, 'GET', '/api/v1/gateway/openapi.json')).body;
+    const budget = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+    for (const candidate of operationsOf(document)) {
+      for (const [status, response] of Object.entries(candidate.responses)) {
+        expect([candidate.operationId, status, Object.keys(response.headers ?? {})]).toEqual([candidate.operationId, status, expect.arrayContaining(['X-Request-Id'])]);
+      }
+    }
+    expect(documentedHeaders(document, 'getAction', 200)).toEqual(['X-Request-Id', ...budget]);
+    expect(documentedHeaders(document, 'getAction', 404)).toEqual(['X-Request-Id', ...budget]);
+    expect(documentedHeaders(document, 'getAction', 401)).toEqual(['X-Request-Id']);
+    expect(documentedHeaders(document, 'createAction', 413)).toEqual(['X-Request-Id']);
+    expect(documentedHeaders(document, 'getAction', 429)).toEqual(['X-Request-Id', ...budget, 'Retry-After']);
+    expect(documentedHeaders(document, 'exchangeToken', 200)).toEqual(['X-Request-Id']);
+    expect(documentedHeaders(document, 'exchangeToken', 429)).toEqual(['X-Request-Id', ...budget, 'Retry-After']);
+    expect(documentedHeaders(document, 'createTenant', 201)).toEqual(['X-Request-Id']);
+    expect(Object.keys(document.components.headers).sort()).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']);
+  });
+
+  it('sends the headers it documents', async () => {
+    const document = (await call(testApp.baseUrl, 'GET', '/api/v1/gateway/openapi.json')).body;
+    const tenant = await createTenant(testApp);
+    const check = (id: string, response: TestResponse) => {
+      for (const name of documentedHeaders(document, id, response.status)) expect([id, response.status, name, response.headers.has(name)]).toEqual([id, response.status, name, true]);
+      // And no budget where none is documented (a 401 was refused before the tenant was known).
+      if (!documentedHeaders(document, id, response.status).includes('X-RateLimit-Limit')) expect(response.headers.has('x-ratelimit-limit')).toBe(false);
+    };
+    check('listActions', await gateway(testApp, 'GET', '/actions', { token: tenant.jwt }));
+    check('getAction', await gateway(testApp, 'GET', '/actions/nothing_here', { token: tenant.jwt }));
+    check('getAction', await gateway(testApp, 'GET', '/actions/nothing_here', { token: 'not-a-jwt' }));
+    check('createAction', await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: { name: 'x' } }));
+    check('exchangeToken', await gateway(testApp, 'POST', '/token/exchange', { body: { api_token: tenant.apiToken } }));
+    const limited = await startTestApp({ env: { RATE_LIMIT_PER_HOUR: '1' } });
+    try {
+      const limitedTenant = await createTenant(limited);
+      await gateway(limited, 'GET', '/actions', { token: limitedTenant.jwt });
+      const refused = await gateway(limited, 'GET', '/actions', { token: limitedTenant.jwt });
+      expect(refused.status).toBe(429);
+      check('listActions', refused);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('describes the webhook call and answer (spec 2.4, 2.5) with the Standard Webhooks headers', async () => {
+    const document = (await call(testApp.baseUrl, 'GET', '/api/v1/gateway/openapi.json')).body;
+    expect(Object.keys(document.webhooks).sort()).toEqual(['actionExecution', 'registrationTest']);
+    const execution = document.webhooks.actionExecution.post;
+    expect(execution.operationId).toBe('receiveActionExecution');
+    expect(execution.parameters.map((parameter: { name: string; in: string; required: boolean }) => [parameter.name, parameter.in, parameter.required])).toEqual([
+      ['webhook-id', 'header', true],
+      ['webhook-timestamp', 'header', true],
+      ['webhook-signature', 'header', true],
+    ]);
+    expect(execution.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookCallDto');
+    expect(execution.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookAnswerDto');
+    expect(execution.responses['401'].content['application/json'].example).toEqual({ error: 'Invalid signature' });
+    const test = document.webhooks.registrationTest.post;
+    expect(test.parameters.find((parameter: { name: string }) => parameter.name === 'webhook-signature').required).toBe(false);
+    expect(test.security).toEqual([{ webhookSignature: [] }, {}]);
+    const webhookCall = document.components.schemas.WebhookCallDto;
+    expect(Object.keys(webhookCall.properties)).toEqual(['action_name', 'parameters', 'timestamp', 'test', 'signature']);
+    expect(webhookCall.required).toEqual(['action_name', 'parameters', 'timestamp']);
+    expect(webhookCall.properties.timestamp.type).toBe('integer');
+    expect(document.components.schemas.WebhookAnswerDto.required).toEqual(['result', 'error']);
   });
 
   it('serves Swagger UI', async () => {

@@ -1,32 +1,19 @@
-import { connect } from 'node:net';
 import { createTenant, gateway } from './support/factories';
 import { call } from './support/http';
+import { describeIf, redisServer } from './support/requirements';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TestApp } from './support/test-app';
 
-const REDIS = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
-
-/** Whether Redis answers; CI sets REQUIRE_REDIS=1 so that a missing Redis fails the run instead of skipping. */
-async function redisAvailable(): Promise<boolean> {
-  const reachable = await new Promise<boolean>((resolve) => {
-    const socket = connect(Number(REDIS.port || 6379), REDIS.hostname);
-    socket.once('connect', () => resolve(socket.end() && true));
-    socket.once('error', () => resolve(false));
-  });
-  if (!reachable && process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but no Redis at ${REDIS.host}`);
-  return reachable;
-}
+const redis = redisServer();
+const REDIS = redis.url;
 
 /** Two replicas on one database and one Redis share every tenant's budget (contract "Rate limits"). */
-describe('rate limits across replicas (REDIS_URL)', () => {
-  let available = false;
+describeIf(redis)('rate limits across replicas (REDIS_URL)', () => {
   let proxy: TcpProxy;
   let first: TestApp;
   let second: TestApp;
 
   beforeAll(async () => {
-    available = await redisAvailable();
-    if (!available) return;
     proxy = new TcpProxy(REDIS.hostname, Number(REDIS.port || 6379));
     await proxy.start();
     const env = { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, RATE_LIMIT_PER_HOUR: '6', TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '1000000' };
@@ -47,7 +34,6 @@ describe('rate limits across replicas (REDIS_URL)', () => {
   });
 
   it('counts one tenant\'s requests on both replicas against one budget', async () => {
-    if (!available) return console.warn('no Redis at 127.0.0.1:6379: skipped');
     const tenant = await createTenant(first);
     const replicas = [first, second, first, second, first, second];
     for (const [index, replica] of replicas.entries()) {
@@ -66,7 +52,6 @@ describe('rate limits across replicas (REDIS_URL)', () => {
   });
 
   it('keeps serving, counting in memory, while Redis is gone, and reports it in readiness', async () => {
-    if (!available) return;
     const tenant = await createTenant(first);
     await proxy.cut();
     for (let i = 0; i < 3; i++) {

@@ -5,17 +5,16 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { actionBody, createTenant, gateway } from './support/factories';
+import { describeIf, opensslCommand } from './support/requirements';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** A receiver on 127.0.0.1 whose certificate no one vouches for: every call must fail, clearly, and be recorded. */
-describe('a receiver with an invalid TLS certificate', () => {
-  const openssl = spawnSync('openssl', ['version']).status === 0;
+describeIf(opensslCommand())('a receiver with an invalid TLS certificate', () => {
   let testApp: TestApp;
   let server: Server;
   let url = '';
 
   beforeAll(async () => {
-    if (!openssl) return;
     const dir = mkdtempSync(join(tmpdir(), 'agw-tls-'));
     const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1',
       '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]);
@@ -33,7 +32,6 @@ describe('a receiver with an invalid TLS certificate', () => {
   });
 
   it('fails registration with a TLS reason, and an execution of a stored action is recorded as failed', async () => {
-    if (!openssl) return console.warn('no openssl: skipped');
     const tenant = await createTenant(testApp);
     const refused = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(url) });
     expect(refused.status).toBe(400);

@@ -7,6 +7,7 @@ import { TenantId } from '../common/tenant-id';
 import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
 import { ActionsService } from './actions.service';
 import { ActionListResponse, ActionResponse } from './dto/action.response';
+import { ActionNameParam } from './dto/action-fields';
 import { CreateActionRequest } from './dto/create-action.request';
 import { UpdateActionRequest } from './dto/update-action.request';
 
@@ -19,7 +20,7 @@ export class ActionsController {
   constructor(private readonly actions: ActionsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List the tenant\'s actions, ordered by name' })
+  @ApiOperation({ operationId: 'listActions', summary: 'List the tenant\'s actions, ordered by name' })
   @ApiOkResponse({ type: ActionListResponse })
   async list(@CurrentTenant() tenantId: TenantId): Promise<ActionListResponse> {
     return { actions: await this.actions.list(tenantId) };
@@ -27,7 +28,7 @@ export class ActionsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Register an action; its webhook gets a signed test POST first (any 2xx passes)' })
+  @ApiOperation({ operationId: 'createAction', summary: 'Register an action; its webhook gets a signed test POST first (any 2xx passes)' })
   @ApiCreatedResponse({ type: ActionResponse })
   @ApiErrors(400, 403, 409, 413)
   async create(@CurrentTenant() tenantId: TenantId, @Body() body: CreateActionRequest): Promise<ActionResponse> {
@@ -35,7 +36,8 @@ export class ActionsController {
   }
 
   @Get(':action_name')
-  @ApiOperation({ summary: 'Read one action' })
+  @ActionNameParam()
+  @ApiOperation({ operationId: 'getAction', summary: 'Read one action' })
   @ApiOkResponse({ type: ActionResponse })
   @ApiErrors(404)
   async get(@CurrentTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<ActionResponse> {
@@ -43,7 +45,8 @@ export class ActionsController {
   }
 
   @Put(':action_name')
-  @ApiOperation({ summary: 'Change description, webhook_url and/or json_schema (a new webhook_url is tested first)' })
+  @ActionNameParam()
+  @ApiOperation({ operationId: 'updateAction', summary: 'Change description, webhook_url and/or json_schema (a new webhook_url is tested first)' })
   @ApiOkResponse({ type: ActionResponse })
   @ApiErrors(400, 404, 413)
   async update(
@@ -56,7 +59,8 @@ export class ActionsController {
 
   @Delete(':action_name')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete an action (and its execution log)' })
+  @ActionNameParam()
+  @ApiOperation({ operationId: 'deleteAction', summary: 'Delete an action (and its execution log)' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors(404)
   async delete(@CurrentTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<void> {

@@ -41,15 +41,15 @@ export class CredentialsAdminController {
   @Post('api-tokens')
   @HttpCode(201)
   @NoStore()
-  @ApiOperation({ summary: 'Issue an API token (its value is in this response only)' })
+  @ApiOperation({ operationId: 'createApiToken', summary: 'Issue an API token (its value is in this response only)' })
   @ApiCreatedResponse({ type: ApiTokenResponse })
-  @ApiErrors(400)
+  @ApiErrors(400, 413)
   async createApiToken(@Param('tenant_id') tenantId: string, @Body() body: CreateApiTokenRequest): Promise<{ api_token: ApiTokenDto }> {
     return { api_token: await this.admin.createApiToken(tenantId, body.name, body.expires_at) };
   }
 
   @Get('api-tokens')
-  @ApiOperation({ summary: 'List API tokens (without their values)' })
+  @ApiOperation({ operationId: 'listApiTokens', summary: 'List API tokens (without their values)' })
   @ApiOkResponse({ type: ApiTokenListResponse })
   async listApiTokens(@Param('tenant_id') tenantId: string): Promise<{ api_tokens: ApiTokenDto[] }> {
     return { api_tokens: await this.admin.listApiTokens(tenantId) };
@@ -57,7 +57,7 @@ export class CredentialsAdminController {
 
   @Delete('api-tokens/:token_id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke an API token: its bearer tokens stop working within 60 s' })
+  @ApiOperation({ operationId: 'revokeApiToken', summary: 'Revoke an API token: its bearer tokens stop working within 60 s' })
   @ApiNoContentResponse({ description: 'Revoked' })
   async revokeApiToken(@Param('tenant_id') tenantId: string, @Param('token_id') tokenId: string): Promise<void> {
     await this.admin.revokeApiToken(tenantId, tokenId);
@@ -66,14 +66,15 @@ export class CredentialsAdminController {
   @Post('hmac-keys')
   @HttpCode(201)
   @NoStore()
-  @ApiOperation({ summary: 'Create an HMAC key (shown in this response only); it becomes the primary key' })
+  @ApiOperation({ operationId: 'createHmacKey', summary: 'Create an HMAC key (shown in this response only); it becomes the primary key' })
   @ApiCreatedResponse({ type: HmacKeyResponse })
+  @ApiErrors(400, 413)
   async createHmacKey(@Param('tenant_id') tenantId: string): Promise<{ hmac_key: HmacKeyDto }> {
     return { hmac_key: await this.admin.createHmacKey(tenantId) };
   }
 
   @Get('hmac-keys')
-  @ApiOperation({ summary: 'List HMAC keys (without their values)' })
+  @ApiOperation({ operationId: 'listHmacKeys', summary: 'List HMAC keys (without their values)' })
   @ApiOkResponse({ type: HmacKeyListResponse })
   async listHmacKeys(@Param('tenant_id') tenantId: string): Promise<{ hmac_keys: HmacKeyDto[] }> {
     return { hmac_keys: await this.admin.listHmacKeys(tenantId) };
@@ -81,7 +82,7 @@ export class CredentialsAdminController {
 
   @Delete('hmac-keys/:key_id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke an HMAC key: it signs nothing from now on' })
+  @ApiOperation({ operationId: 'revokeHmacKey', summary: 'Revoke an HMAC key: it signs nothing from now on' })
   @ApiNoContentResponse({ description: 'Revoked' })
   async revokeHmacKey(@Param('tenant_id') tenantId: string, @Param('key_id') keyId: string): Promise<void> {
     await this.admin.revokeHmacKey(tenantId, keyId);

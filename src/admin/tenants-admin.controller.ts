@@ -28,22 +28,22 @@ export class TenantsAdminController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a tenant' })
+  @ApiOperation({ operationId: 'createTenant', summary: 'Create a tenant' })
   @ApiCreatedResponse({ type: TenantResponse })
-  @ApiErrors(400)
+  @ApiErrors(400, 413)
   async create(@Body() body: CreateTenantRequest): Promise<{ tenant: TenantDto }> {
     return { tenant: await this.admin.createTenant(body.name) };
   }
 
   @Get()
-  @ApiOperation({ summary: 'List tenants' })
+  @ApiOperation({ operationId: 'listTenants', summary: 'List tenants' })
   @ApiOkResponse({ type: TenantListResponse })
   async list(): Promise<{ tenants: TenantDto[] }> {
     return { tenants: await this.admin.listTenants() };
   }
 
   @Get(':tenant_id')
-  @ApiOperation({ summary: 'Read a tenant' })
+  @ApiOperation({ operationId: 'getTenant', summary: 'Read a tenant' })
   @ApiOkResponse({ type: TenantResponse })
   @ApiErrors(404)
   async get(@Param('tenant_id') id: string): Promise<{ tenant: TenantDto }> {
@@ -51,9 +51,9 @@ export class TenantsAdminController {
   }
 
   @Patch(':tenant_id')
-  @ApiOperation({ summary: 'Rename, disable or enable a tenant' })
+  @ApiOperation({ operationId: 'updateTenant', summary: 'Rename, disable or enable a tenant' })
   @ApiOkResponse({ type: TenantResponse })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 404, 413)
   async update(@Param('tenant_id') id: string, @Body() body: UpdateTenantRequest): Promise<{ tenant: TenantDto }> {
     return { tenant: await this.admin.updateTenant(id, body) };
   }

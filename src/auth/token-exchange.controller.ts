@@ -18,9 +18,9 @@ export class TokenExchangeController {
   @HttpCode(200)
   @ExchangeRateLimited()
   @NoStore()
-  @ApiOperation({ summary: 'Exchange an API token for a 24-hour bearer token' })
+  @ApiOperation({ operationId: 'exchangeToken', summary: 'Exchange an API token for a 24-hour bearer token', security: [] })
   @ApiOkResponse({ type: TokenExchangeResponse })
-  @ApiErrors(400, 429)
+  @ApiErrors(400, 413, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Unknown, revoked or expired API token, or disabled tenant', example: { error: 'Invalid API token' } })
   exchange(@Body() body: TokenExchangeRequest): Promise<TokenExchangeResponse> {
     return this.tokenExchange.exchange(body.api_token);

@@ -1,31 +1,96 @@
 /** Calls the management API (of the running service, or of one the command line starts for itself). */
 export type AdminRequest = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: Record<string, unknown>) => Promise<unknown>;
 
-type Options = Record<string, string | undefined>;
+export type Options = Record<string, string | undefined>;
+
+export interface OptionSpec {
+  name: string;
+  /** What the value is, as the usage line shows it: `--name <name>`. */
+  value: string;
+  description: string;
+  required?: boolean;
+}
 
 export interface Command {
   summary: string;
-  options: string[];
+  /** Commands that act on one tenant take `--tenant <name>` or `--tenant-id <id>`, exactly one of them. */
+  tenant?: true;
+  options: OptionSpec[];
   run(request: AdminRequest, options: Options): Promise<unknown>;
 }
 
+/** The command line was used wrongly (exit 2, with the usage). */
 export class UsageError extends Error {}
+
+/** The command was understood but cannot be done (exit 1): nothing found, a conflict, the API refused. */
+export class CommandError extends Error {}
+
+interface Tenant {
+  id: string;
+  name: string;
+}
+
+const TENANT_OPTIONS: OptionSpec[] = [
+  { name: 'tenant', value: 'name', description: 'the tenant, by name (an error if several tenants share it)' },
+  { name: 'tenant-id', value: 'id', description: 'the tenant, by id' },
+];
 
 const required = (options: Options, name: string): string => {
   const value = options[name];
   if (!value) throw new UsageError(`--${name} is required`);
   return value;
 };
-const tenantPath = (options: Options) => `/tenants/${encodeURIComponent(required(options, 'tenant-id'))}`;
-const idPath = (options: Options, name: string) => encodeURIComponent(required(options, name));
+
+async function tenantsNamed(request: AdminRequest, name: string): Promise<Tenant[]> {
+  const { tenants } = (await request('GET', '/tenants')) as { tenants: Tenant[] };
+  return tenants.filter((tenant) => tenant.name === name);
+}
+
+/** The tenant's API path, from `--tenant-id`, or from `--tenant` looked up by name. */
+async function tenantPath(request: AdminRequest, options: Options): Promise<string> {
+  const byName = options.tenant;
+  const byId = options['tenant-id'];
+  if (byName && byId) throw new UsageError('give --tenant or --tenant-id, not both');
+  if (byId) return `/tenants/${encodeURIComponent(byId)}`;
+  if (!byName) throw new UsageError('--tenant <name> or --tenant-id <id> is required');
+  const matches = await tenantsNamed(request, byName);
+  if (matches.length === 0) throw new CommandError(`no tenant is named ${JSON.stringify(byName)}`);
+  if (matches.length > 1) {
+    const ids = matches.map((tenant) => tenant.id).join(', ');
+    throw new CommandError(`${matches.length} tenants are named ${JSON.stringify(byName)}: choose one with --tenant-id (${ids})`);
+  }
+  return `/tenants/${matches[0].id}`;
+}
+
+/** A name the command line creates must be free, so that `--tenant <name>` finds exactly one tenant later. */
+async function assertNameFree(request: AdminRequest, name: string): Promise<void> {
+  const [existing] = await tenantsNamed(request, name);
+  if (existing) {
+    throw new CommandError(
+      `a tenant named ${JSON.stringify(name)} already exists (${existing.id}): issue more credentials for it with ` +
+        `api-tokens:create --tenant ${name} and hmac-keys:create --tenant ${name}`,
+    );
+  }
+}
+
+/** DELETE answers 204 with no body: print the revoked record, read back from the list. */
+async function revoke(request: AdminRequest, collection: 'api-tokens' | 'hmac-keys', path: string, id: string): Promise<unknown> {
+  await request('DELETE', `${path}/${collection}/${encodeURIComponent(id)}`);
+  const key = collection === 'api-tokens' ? 'api_tokens' : 'hmac_keys';
+  const list = (await request('GET', `${path}/${collection}`)) as Record<string, { id: string }[]>;
+  const revoked = list[key].find((item) => item.id === id);
+  return { [key.slice(0, -1)]: revoked };
+}
 
 /** The management operations, by name. Each is one or more admin API calls; its result is printed as JSON. */
 export const COMMANDS: Record<string, Command> = {
   bootstrap: {
     summary: 'create a tenant with one API token and one HMAC key; prints {tenant, api_token, hmac_key}',
-    options: ['tenant'],
+    options: [{ name: 'tenant', value: 'name', description: 'name of the new tenant (refused if a tenant already has it)', required: true }],
     async run(request, options) {
-      const { tenant } = (await request('POST', '/tenants', { name: required(options, 'tenant') })) as { tenant: { id: string } };
+      const name = required(options, 'tenant');
+      await assertNameFree(request, name);
+      const { tenant } = (await request('POST', '/tenants', { name })) as { tenant: Tenant };
       const { api_token } = (await request('POST', `/tenants/${tenant.id}/api-tokens`, { name: 'bootstrap' })) as { api_token: unknown };
       const { hmac_key } = (await request('POST', `/tenants/${tenant.id}/hmac-keys`)) as { hmac_key: unknown };
       return { tenant, api_token, hmac_key };
@@ -33,37 +98,77 @@ export const COMMANDS: Record<string, Command> = {
   },
   'tenants:list': { summary: 'list tenants', options: [], run: (request) => request('GET', '/tenants') },
   'tenants:create': {
-    summary: 'create a tenant',
-    options: ['name'],
-    run: (request, options) => request('POST', '/tenants', { name: required(options, 'name') }),
+    summary: 'create a tenant (refused if a tenant already has the name)',
+    options: [{ name: 'name', value: 'name', description: 'name of the new tenant', required: true }],
+    async run(request, options) {
+      const name = required(options, 'name');
+      await assertNameFree(request, name);
+      return request('POST', '/tenants', { name });
+    },
   },
   'tenants:disable': {
     summary: 'disable a tenant: its API and bearer tokens stop working',
-    options: ['tenant-id'],
-    run: (request, options) => request('PATCH', tenantPath(options), { status: 'disabled' }),
+    tenant: true,
+    options: [],
+    run: async (request, options) => request('PATCH', await tenantPath(request, options), { status: 'disabled' }),
   },
   'tenants:enable': {
     summary: 'enable a tenant again',
-    options: ['tenant-id'],
-    run: (request, options) => request('PATCH', tenantPath(options), { status: 'active' }),
+    tenant: true,
+    options: [],
+    run: async (request, options) => request('PATCH', await tenantPath(request, options), { status: 'active' }),
   },
   'api-tokens:create': {
     summary: 'issue an API token (its value is shown once)',
-    options: ['tenant-id', 'name', 'expires-at'],
-    run: (request, options) =>
-      request('POST', `${tenantPath(options)}/api-tokens`, { name: required(options, 'name'), expires_at: options['expires-at'] }),
+    tenant: true,
+    options: [
+      { name: 'name', value: 'name', description: 'what the token is for', required: true },
+      { name: 'expires-at', value: 'date-time', description: 'when it stops working, RFC 3339 (2027-01-31T00:00:00Z); default: never' },
+    ],
+    async run(request, options) {
+      const body = { name: required(options, 'name'), expires_at: options['expires-at'] };
+      return request('POST', `${await tenantPath(request, options)}/api-tokens`, body);
+    },
   },
-  'api-tokens:list': { summary: 'list API tokens', options: ['tenant-id'], run: (request, options) => request('GET', `${tenantPath(options)}/api-tokens`) },
+  'api-tokens:list': {
+    summary: 'list API tokens (without their values)',
+    tenant: true,
+    options: [],
+    run: async (request, options) => request('GET', `${await tenantPath(request, options)}/api-tokens`),
+  },
   'api-tokens:revoke': {
-    summary: 'revoke an API token',
-    options: ['tenant-id', 'token-id'],
-    run: (request, options) => request('DELETE', `${tenantPath(options)}/api-tokens/${idPath(options, 'token-id')}`),
+    summary: 'revoke an API token; prints it with its revoked_at',
+    tenant: true,
+    options: [{ name: 'token-id', value: 'id', description: 'the token to revoke', required: true }],
+    run: async (request, options) => revoke(request, 'api-tokens', await tenantPath(request, options), required(options, 'token-id')),
   },
-  'hmac-keys:create': { summary: 'create an HMAC key (shown once)', options: ['tenant-id'], run: (request, options) => request('POST', `${tenantPath(options)}/hmac-keys`) },
-  'hmac-keys:list': { summary: 'list HMAC keys', options: ['tenant-id'], run: (request, options) => request('GET', `${tenantPath(options)}/hmac-keys`) },
+  'hmac-keys:create': {
+    summary: 'create an HMAC key (its value is shown once)',
+    tenant: true,
+    options: [],
+    run: async (request, options) => request('POST', `${await tenantPath(request, options)}/hmac-keys`),
+  },
+  'hmac-keys:list': {
+    summary: 'list HMAC keys (without their values)',
+    tenant: true,
+    options: [],
+    run: async (request, options) => request('GET', `${await tenantPath(request, options)}/hmac-keys`),
+  },
   'hmac-keys:revoke': {
-    summary: 'revoke an HMAC key',
-    options: ['tenant-id', 'key-id'],
-    run: (request, options) => request('DELETE', `${tenantPath(options)}/hmac-keys/${idPath(options, 'key-id')}`),
+    summary: 'revoke an HMAC key; prints it with its revoked_at',
+    tenant: true,
+    options: [{ name: 'key-id', value: 'id', description: 'the key to revoke', required: true }],
+    run: async (request, options) => revoke(request, 'hmac-keys', await tenantPath(request, options), required(options, 'key-id')),
   },
+};
+
+/** Every option a command takes, the tenant choice and `--output` included. */
+export function optionsOf(command: Command): OptionSpec[] {
+  return [...(command.tenant ? TENANT_OPTIONS : []), ...command.options, OUTPUT_OPTION];
+}
+
+export const OUTPUT_OPTION: OptionSpec = {
+  name: 'output',
+  value: 'file',
+  description: 'write the JSON to a new file readable by you only (mode 0600) instead of printing it',
 };

@@ -1,30 +1,57 @@
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
+import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { createApp } from '../app.factory';
-import { ConfigError } from '../config/config.error';
+import { describeStartupFailure } from '../common/startup-failure';
 import { AppConfig } from '../config/app-config';
 import { loadConfig } from '../config/load-config';
 import { EmbeddedPostgres } from '../database/embedded-postgres';
-import { AdminRequest, COMMANDS, UsageError } from './commands';
+import { parseCommandLine } from './command-line';
+import { AdminRequest, CommandError, UsageError } from './commands';
+import { usageHint } from './help';
 import { findRunningService } from './running-service';
 
 /**
  * `npm run gateway -- <command> [--option value ...]`: the management API from a shell. Every command is a call
  * of the admin API: to the service already running on this DATA_DIR (only one process may open the embedded
  * database), or else to a copy of the service started in this process on a loopback port for the duration.
+ * Exit status as the GitHub CLI's: 0 done, 1 failed, 2 the command line is wrong.
  */
 async function main(argv: string[]): Promise<void> {
-  const [name, ...rest] = argv;
-  const command = name ? COMMANDS[name] : undefined;
-  if (!command) throw new UsageError(name ? `unknown command ${name}` : 'no command');
-  const { values } = parseArgs({
-    args: rest,
-    options: Object.fromEntries(command.options.map((option) => [option, { type: 'string' as const }])),
-    strict: true,
-  });
-  const config = loadConfig();
-  const result = await withAdminApi(config, (request) => command.run(request, values as Record<string, string | undefined>));
-  if (result !== undefined) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  const invocation = parseCommandLine(argv);
+  if ('help' in invocation) {
+    process.stdout.write(invocation.help);
+    return;
+  }
+  const { command, options } = invocation;
+  // The file is made first (new, 0600), so a command that issues a secret never runs without a place to put it.
+  const output = options.output ? createPrivateFile(options.output) : undefined;
+  try {
+    const config = loadConfig();
+    const result = await withAdminApi(config, (request) => command.run(request, options));
+    const json = `${JSON.stringify(result, null, 2)}\n`;
+    if (output === undefined) {
+      process.stdout.write(json);
+    } else {
+      writeSync(output.fd, json);
+      closeSync(output.fd);
+      process.stderr.write(`wrote ${output.path} (readable by you only)\n`);
+    }
+  } catch (error) {
+    if (output !== undefined) {
+      closeSync(output.fd);
+      unlinkSync(output.path);
+    }
+    throw error;
+  }
+}
+
+function createPrivateFile(path: string): { path: string; fd: number } {
+  try {
+    return { path, fd: openSync(path, 'wx', 0o600) };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new CommandError(`${path} already exists: remove it or choose another file`);
+    throw new CommandError(`cannot create ${path}: ${(error as Error).message}`);
+  }
 }
 
 async function withAdminApi<T>(config: AppConfig, work: (request: AdminRequest) => Promise<T>): Promise<T> {
@@ -48,7 +75,7 @@ async function runningServiceOf(dataDir: string): Promise<string | undefined> {
     if (!EmbeddedPostgres.findHolder(dataDir)) return undefined;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`the embedded database in ${dataDir} is held by a process that does not answer`);
+  throw new CommandError(`the embedded database in ${dataDir} is held by a process that does not answer`);
 }
 
 function adminClient(baseUrl: string, adminApiKey: string): AdminRequest {
@@ -59,29 +86,34 @@ function adminClient(baseUrl: string, adminApiKey: string): AdminRequest {
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await response.text();
-    if (!response.ok) throw new AdminApiError(text || `${response.status}`);
+    if (!response.ok) throw new CommandError(apiProblem(response.status, text));
     return text ? JSON.parse(text) : undefined;
   };
 }
 
-class AdminApiError extends Error {}
-
-function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, command]) => {
-    const options = command.options.map((option) => `--${option} <${option}>`).join(' ');
-    return `  ${`${name} ${options}`.padEnd(62)} ${command.summary}`;
-  });
-  return ['usage: npm run gateway -- <command> [options]', '', ...lines].join('\n');
+/** `{"error":"Tenant not found"}` → `tenant not found`; with details, `invalid request: name: must be …`. */
+function apiProblem(status: number, text: string): string {
+  try {
+    const { error, details } = JSON.parse(text) as { error?: string; details?: string };
+    if (typeof error === 'string') {
+      const message = /^[A-Z][a-z]/.test(error) ? error.charAt(0).toLowerCase() + error.slice(1) : error;
+      return details ? `${message}: ${details}` : message;
+    }
+  } catch {
+    // not the contract's error body: say what came back
+  }
+  return `the management API answered ${status}`;
 }
 
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (error: unknown) => {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      console.error(`${(error as Error).message}\n\n${usage()}`);
+    if (error instanceof UsageError) {
+      const name = process.argv[2] === 'help' ? process.argv[3] : process.argv[2];
+      console.error(`${error.message}\n\n${usageHint(name)}`);
       process.exit(2);
     }
-    console.error(error instanceof ConfigError || error instanceof AdminApiError ? error.message : error);
+    console.error(error instanceof CommandError ? error.message : (describeStartupFailure(error) ?? error));
     process.exit(1);
   },
 );

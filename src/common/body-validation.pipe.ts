@@ -1,18 +1,17 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { validateSync, ValidationError } from 'class-validator';
 import { InvalidRequestError } from './common.errors';
-import { RawBody } from './json-body-parser';
 
 /**
- * Parses JSON bodies (after the guards) and validates them against their DTO class. The DTO is filled shallowly (no deep copy of nested objects,
- * so a hostile, deeply nested body costs nothing here), unknown and read-only fields are dropped, and every
- * failure becomes 400 `Invalid request` with details `field: problem; ...`.
+ * Validates JSON bodies (parsed by `JsonBodyInterceptor` after the guards) against their DTO class. The DTO is
+ * filled shallowly (no deep copy of nested objects, so a hostile, deeply nested body costs nothing here), unknown
+ * and read-only fields are dropped, and every failure becomes 400 `Invalid request` with details
+ * `field: problem; ...`.
  */
 @Injectable()
 export class BodyValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type !== 'body') return value;
-    if (value instanceof RawBody) value = value.parse();
     if (!metadata.metatype || metadata.metatype === Object) return value;
     if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) {
       throw new InvalidRequestError('body: must be a JSON object');

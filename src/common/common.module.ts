@@ -1,13 +1,20 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { Clock } from './clock';
 import { HttpErrorFilter } from './http-error.filter';
 import { IdGenerator } from './id-generator';
+import { JsonBodyInterceptor } from './json-body.interceptor';
 import { RouteTable } from './route-table';
 
 @Global()
 @Module({
-  providers: [Clock, IdGenerator, RouteTable, { provide: APP_FILTER, useClass: HttpErrorFilter }],
+  providers: [
+    Clock,
+    IdGenerator,
+    RouteTable,
+    { provide: APP_FILTER, useClass: HttpErrorFilter },
+    { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+  ],
   exports: [Clock, IdGenerator, RouteTable],
 })
 export class CommonModule {}

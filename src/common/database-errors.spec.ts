@@ -1,5 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable, isSchemaMissing } from './database-errors';
 
 describe('isDatabaseUnavailable', () => {
   it.each([
@@ -21,4 +21,25 @@ describe('isDatabaseUnavailable', () => {
   ])('is false for %s', (error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
   });
+});
+
+describe('isSchemaMissing', () => {
+  const failed = (code: string, message: string) => new QueryFailedError('SELECT 1', [], Object.assign(new Error(message), { code }));
+
+  it.each([
+    failed('42P01', 'relation "tenants" does not exist'),
+    failed('42703', 'column "primary" does not exist'),
+    failed('42704', 'type "tenant_status" does not exist'),
+    failed('3F000', 'schema "gateway" does not exist'),
+    Object.assign(new Error('relation "api_tokens" does not exist'), { code: '42P01' }),
+  ])('is true for %s', (error) => {
+    expect(isSchemaMissing(error)).toBe(true);
+  });
+
+  it.each([failed('23505', 'duplicate key'), failed('42601', 'syntax error'), new Error('relation "x" does not exist'), undefined])(
+    'is false for %s',
+    (error) => {
+      expect(isSchemaMissing(error)).toBe(false);
+    },
+  );
 });

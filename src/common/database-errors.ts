@@ -10,15 +10,34 @@ const CONNECTION_MESSAGES = [
   'Query read timeout',
 ];
 
+// The schema lacks what the query names: a table, column, type or schema (42P01, 42703, 42704, 3F000).
+const SCHEMA_MISSING_SQLSTATES = new Set(['42P01', '42703', '42704', '3F000']);
+
 /** True when an error says the database is unreachable (503), as opposed to a bug (500). */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return someCause(error, (code, message) => {
+    if (CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08')) return true;
+    return CONNECTION_MESSAGES.some((text) => message.includes(text));
+  });
+}
+
+/**
+ * True when the database's schema is missing what this build needs: migrations are pending (a production start
+ * before `npm run migration:run`, or a rollback of the database without the code). The service cannot answer
+ * until an operator applies them: 503, not 500, like a database that is not there.
+ */
+export function isSchemaMissing(error: unknown): boolean {
+  return someCause(error, (code) => SCHEMA_MISSING_SQLSTATES.has(code));
+}
+
+/** Whether the error, or one of its causes (TypeORM wraps pg's error as driverError), passes the test. */
+function someCause(error: unknown, test: (code: string, message: string) => boolean): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {
     const candidate = current as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
     const code = typeof candidate.code === 'string' ? candidate.code : '';
-    if (CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08')) return true;
     const message = typeof candidate.message === 'string' ? candidate.message : '';
-    if (CONNECTION_MESSAGES.some((text) => message.includes(text))) return true;
+    if (test(code, message)) return true;
     current = candidate.driverError ?? candidate.cause;
   }
   return false;

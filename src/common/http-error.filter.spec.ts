@@ -1,4 +1,4 @@
-import { ArgumentsHost } from '@nestjs/common';
+import { ArgumentsHost, Logger } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import { DomainError } from './domain.error';
 import { HttpErrorFilter } from './http-error.filter';
@@ -39,12 +39,23 @@ function capture() {
 
 describe('HttpErrorFilter', () => {
   const filter = new HttpErrorFilter(new RouteTable());
+  // The filter's log lines are part of what it does: captured and checked here, not printed among passing tests.
+  let logged: { error: jest.SpyInstance; warn: jest.SpyInstance };
+  beforeEach(() => {
+    logged = {
+      error: jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined),
+      warn: jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined),
+    };
+  });
+  afterEach(() => jest.restoreAllMocks());
 
-  it('answers an unexpected failure with a 500 that reveals nothing', () => {
+  it('answers an unexpected failure with a 500 that reveals nothing, and logs it with its stack', () => {
     const { sent, host } = capture();
-    filter.catch(new TypeError("Cannot read properties of undefined (reading 'secret') at /srv/app.js:12"), host);
+    const failure = new TypeError("Cannot read properties of undefined (reading 'secret') at /srv/app.js:12");
+    filter.catch(failure, host);
     expect(sent.status).toBe(500);
     expect(sent.body).toBe('{"error":"Internal server error"}');
+    expect(logged.error).toHaveBeenCalledWith({ err: failure, reqId: 'r1' }, 'unexpected failure');
   });
 
   it('does not leak SQL from a failed query', () => {
@@ -54,11 +65,28 @@ describe('HttpErrorFilter', () => {
     expect(sent.body).toBe('{"error":"Internal server error"}');
   });
 
-  it('answers a lost database with 503 Service unavailable', () => {
+  it('answers a lost database with 503 Service unavailable, logged as a warning without a stack', () => {
     const { sent, host } = capture();
     filter.catch(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }), host);
     expect(sent.status).toBe(503);
     expect(sent.body).toBe('{"error":"Service unavailable"}');
+    expect(logged.warn).toHaveBeenCalledWith(
+      { reqId: 'r1', cause: { type: 'Error', message: 'connect ECONNREFUSED 127.0.0.1:5432', code: 'ECONNREFUSED' } },
+      'database unavailable',
+    );
+    expect(logged.error).not.toHaveBeenCalled();
+  });
+
+  it('answers 503 when the schema lacks a table (pending migrations), and says so in the log', () => {
+    const { sent, host } = capture();
+    const missing = Object.assign(new Error('relation "tenants" does not exist'), { code: '42P01' });
+    filter.catch(new QueryFailedError('SELECT 1 FROM tenants', [], missing), host);
+    expect(sent.status).toBe(503);
+    expect(sent.body).toBe('{"error":"Service unavailable"}');
+    expect(logged.warn).toHaveBeenCalledWith(
+      { reqId: 'r1', cause: { type: 'QueryFailedError', message: 'relation "tenants" does not exist', code: '42P01' } },
+      'database schema missing what this build needs: pending migrations? (npm run migration:run)',
+    );
   });
 
   it('maps a domain error by its kind', () => {

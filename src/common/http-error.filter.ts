@@ -8,7 +8,7 @@ import {
   RouteNotFoundError,
   ServiceUnavailableError,
 } from './common.errors';
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable, isSchemaMissing } from './database-errors';
 import { DomainError, ErrorKind } from './domain.error';
 import { ErrorBody } from './error-body';
 import { RouteTable } from './route-table';
@@ -50,7 +50,9 @@ export class HttpErrorFilter implements ExceptionFilter {
       return;
     }
     if (error instanceof ServiceUnavailableError && error !== exception) {
-      this.logger.warn({ reqId: request.id, err: exception }, 'database unavailable');
+      const missing = isSchemaMissing(exception);
+      const reason = missing ? 'database schema missing what this build needs: pending migrations? (npm run migration:run)' : 'database unavailable';
+      this.logger.warn({ reqId: request.id, cause: errorSummary(exception) }, reason);
     }
     const body: ErrorBody = { error: error.message };
     if (error.details !== undefined) body.details = error.details;
@@ -71,13 +73,13 @@ export class HttpErrorFilter implements ExceptionFilter {
       if (status === 400) return new InvalidRequestError(`body: ${exception.message}`);
       return undefined;
     }
-    if (isDatabaseUnavailable(exception)) return new ServiceUnavailableError();
+    if (isDatabaseUnavailable(exception) || isSchemaMissing(exception)) return new ServiceUnavailableError();
     return this.fromParserError(exception);
   }
 
   /**
    * Errors Fastify raises while reading the body, before any handler runs. Every well-formed content type is
-   * read as bytes and judged later by RawBody.parse, but a Content-Type header Fastify cannot parse at all
+   * read as bytes and judged later by RawBody.parseObject, but a Content-Type header Fastify cannot parse at all
    * (`application/json, text/plain`) still fails here with a 415: it must stay a 400, not become a 500.
    */
   private fromParserError(exception: unknown): DomainError | undefined {
@@ -93,4 +95,14 @@ export class HttpErrorFilter implements ExceptionFilter {
   private send(reply: FastifyReply, status: number, body: ErrorBody, headers: Record<string, string>): void {
     reply.status(status).headers(headers).type('application/json; charset=utf-8').send(JSON.stringify(body));
   }
+}
+
+/** What a 503's log line needs to say about its cause: the kind and message, not a stack trace. */
+function errorSummary(error: unknown): { type: string; message: string; code?: string } {
+  const { name, message, code } = error as { name?: unknown; message?: unknown; code?: unknown };
+  return {
+    type: typeof name === 'string' ? name : typeof error,
+    message: typeof message === 'string' ? message : String(error),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { InvalidRequestError } from './common.errors';
+import { recordNumberLiterals } from './json-numbers';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 /**
@@ -21,9 +22,22 @@ export class RawBody {
     readonly bytes: Buffer,
   ) {}
 
+  /**
+   * The body as a JSON object, or undefined when there is none; anything else is the contract's 400. With
+   * `keepNumberLiterals`, the numbers a JavaScript number does not hold exactly are recorded (json-numbers.ts).
+   */
+  parseObject(options: { keepNumberLiterals?: boolean } = {}): Record<string, unknown> | undefined {
+    const value = this.parse(options);
+    if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw new InvalidRequestError('body: must be a JSON object');
+    }
+    return value as Record<string, unknown> | undefined;
+  }
+
   /** JSON is the only body the service reads; an empty body is no body (clients send Content-Type on DELETE too). */
-  parse(): unknown {
+  private parse(options: { keepNumberLiterals?: boolean } = {}): unknown {
     let text: string;
+    let value: unknown;
     try {
       // Invalid UTF-8 is refused rather than silently turned into U+FFFD and stored that way.
       text = UTF8.decode(this.bytes);
@@ -38,10 +52,20 @@ export class RawBody {
     try {
       // `__proto__` and `constructor.prototype` keys are refused, not silently dropped; numbers too large for a
       // double would become Infinity, which JSON cannot carry on to a webhook.
-      return secureJson.parse(text, rejectInfinity, { protoAction: 'error', constructorAction: 'error' });
+      value = secureJson.parse(text, rejectInfinity, { protoAction: 'error', constructorAction: 'error' });
     } catch (error) {
       throw new InvalidRequestError(`body: malformed JSON (${(error as Error).message})`);
     }
+    if (options.keepNumberLiterals) {
+      try {
+        recordNumberLiterals(text, value);
+      } catch (error) {
+        // The exact reading recurses: a body nested thousands deep with a long number in it cannot be checked.
+        if (!(error instanceof RangeError)) throw error;
+        throw new InvalidRequestError('body: nested too deeply to read its numbers exactly');
+      }
+    }
+    return value;
   }
 }
 
@@ -70,7 +94,7 @@ function rejectInfinity(_key: string, value: unknown): unknown {
   return value;
 }
 
-/** Reads every body (up to 1 MB, else 413) as bytes, whatever its type; `RawBody.parse` decides later. */
+/** Reads every body (up to 1 MB, else 413) as bytes, whatever its type; `RawBody.parseObject` decides later. */
 export function registerRawBodyReader(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(

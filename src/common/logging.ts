@@ -18,7 +18,27 @@ export const REDACTED_PATHS = [
 ];
 
 export function loggerOptions(config: AppConfig): LoggerOptions {
-  return { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  return {
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
+  };
+}
+
+/**
+ * pino's error serializer copies every enumerable field, and TypeORM's QueryFailedError carries the query's
+ * `parameters` (tenants' data, token hashes) and pg's error, whose `detail` repeats key values
+ * (`Key (name)=(acme) already exists`). Keep the SQL text and the error's code and message, not the values.
+ */
+export function serializeError(error: unknown): unknown {
+  const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  if (typeof serialized !== 'object' || serialized === null) return serialized;
+  const { parameters: _parameters, driverError, detail: _detail, ...rest } = serialized;
+  if (driverError && typeof driverError === 'object') {
+    const { code, message, severity, routine } = driverError as Record<string, unknown>;
+    rest.driverError = { code, message, severity, routine };
+  }
+  return rest;
 }
 
 export function createLogger(config: AppConfig): Logger {

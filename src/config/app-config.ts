@@ -1,3 +1,9 @@
+/**
+ * Whose word to take for the client's address (X-Forwarded-For): nobody (`false`), the proxies that many hops
+ * back (a number), or the listed proxy addresses and CIDR ranges (`loopback`, `linklocal`, `uniquelocal` too).
+ */
+export type TrustProxy = false | number | string[];
+
 /** The service's typed configuration. Built once by `loadConfig`; everything else injects this. */
 export class AppConfig {
   readonly port: number;
@@ -47,7 +53,7 @@ export class AppConfig {
     /** The most the whole shutdown may take (drain included) before the process exits anyway. */
     readonly graceMs: number;
   };
-  readonly trustProxy: boolean;
+  readonly trustProxy: TrustProxy;
   readonly logLevel: string;
 
   constructor(values: AppConfig) {

@@ -1,7 +1,11 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
-const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+/** Digits only; anything else (`abc`, `1.5`, `0x10`, ` `) is NaN, which the integer check then names. */
+const toInt = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  return /^\s*\d+\s*$/.test(String(value)) ? Number(value) : Number.NaN;
+};
 const toBool = ({ value }: { value: unknown }) => {
   if (value === undefined || value === '') return undefined;
   if (typeof value === 'boolean') return value;
@@ -12,89 +16,123 @@ const toBool = ({ value }: { value: unknown }) => {
 };
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
-/** The raw environment, as the operator wrote it. Validated once at boot; nothing else reads process.env. */
+/** An optional whole number within bounds, with one message that says what is expected. */
+function Integer(min: number, max?: number): PropertyDecorator {
+  const message = max === undefined ? `must be a whole number, at least ${min}` : `must be a whole number from ${min} to ${max}`;
+  const decorators = [IsOptional(), Transform(toInt), IsInt({ message }), Min(min, { message })];
+  if (max !== undefined) decorators.push(Max(max, { message }));
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+}
+
+function Bool(): PropertyDecorator {
+  const decorators = [IsOptional(), Transform(toBool), IsBoolean({ message: 'must be true or false' })];
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+}
+
+function OneOf(values: readonly string[], hint = ''): PropertyDecorator {
+  const message = `must be one of ${values.join(', ')}${hint}`;
+  const decorators = [IsOptional(), Transform(emptyToUndefined), IsIn(values, { message })];
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+}
+
+function Text(): PropertyDecorator {
+  const decorators = [IsOptional(), Transform(emptyToUndefined), IsString({ message: 'must be text' })];
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+}
+
+export const NODE_ENVIRONMENTS = ['production', 'development', 'test'] as const;
+
+/**
+ * The raw environment, as the operator wrote it. Validated once at boot; nothing else reads process.env. Each
+ * message completes the sentence "<VARIABLE> ..." in plain words.
+ */
 export class EnvironmentVariables {
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Integer(0, 65535)
   PORT?: number;
 
-  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  @Text()
   HOST?: string;
 
-  @IsOptional() @IsString()
-  NODE_ENV?: string;
+  // Anything else is refused: a typo such as `prod` must not start a development service with generated secrets.
+  @OneOf(NODE_ENVIRONMENTS, ' (unset means development)')
+  NODE_ENV?: (typeof NODE_ENVIRONMENTS)[number];
 
   @IsOptional() @Transform(emptyToUndefined) @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
   DATABASE_URL?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  @Integer(1, 100)
   DATABASE_POOL_SIZE?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
+  @Integer(100, 600_000)
   DATABASE_STATEMENT_TIMEOUT_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(60_000)
+  @Integer(0, 60_000)
   EXECUTION_CACHE_TTL_MS?: number;
 
-  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  @Text()
   DATA_DIR?: string;
 
-  @IsOptional() @Transform(emptyToUndefined) @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  @IsOptional() @Transform(emptyToUndefined) @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
-  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  @Text()
   JWT_SECRET?: string;
 
-  @IsOptional() @Transform(emptyToUndefined) @IsIn(['HS256', 'HS384', 'HS512'])
+  @OneOf(['HS256', 'HS384', 'HS512'])
   JWT_ALGORITHM?: 'HS256' | 'HS384' | 'HS512';
 
-  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  @Text()
   JWT_ISSUER?: string;
 
-  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  @Text()
   JWT_AUDIENCE?: string;
 
-  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  @Text()
   ADMIN_API_KEY?: string;
 
-  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  @Text()
   ENCRYPTION_KEY?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(300_000)
+  @Integer(1, 300_000)
   WEBHOOK_TIMEOUT_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10)
+  @Integer(0, 10)
   WEBHOOK_MAX_RETRIES?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3650)
+  @Integer(1, 3650)
   EXECUTION_RETENTION_DAYS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @Integer(1)
   RATE_LIMIT_PER_HOUR?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @Integer(1)
   TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @Integer(1)
   ACTIONS_PER_TENANT?: number;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @Bool()
   WEBHOOK_ALLOW_PRIVATE_NETWORKS?: boolean;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @Bool()
   WEBHOOK_REQUIRE_HTTPS?: boolean;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @Bool()
   RUN_MIGRATIONS?: boolean;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
+  @Integer(0, 600_000)
   SHUTDOWN_GRACE_MS?: number;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000)
+  @Integer(0, 600_000)
   SHUTDOWN_DELAY_MS?: number;
 
-  @IsOptional() @Transform(toBool) @IsBoolean()
-  TRUST_PROXY?: boolean;
+  /** `false`, a hop count or a list of proxy addresses; read by `trustProxySetting` (load-config.ts). */
+  @Text()
+  TRUST_PROXY?: string;
 
-  @IsOptional() @Transform(emptyToUndefined) @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @OneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 }
+
+/** Variables whose values are never repeated in a message (secrets, URLs that may carry a password). */
+export const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ADMIN_API_KEY', 'ENCRYPTION_KEY', 'DATABASE_URL', 'REDIS_URL']);

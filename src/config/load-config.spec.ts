@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError } from './config.error';
 import { loadConfig } from './load-config';
 
 const strong = {
@@ -13,6 +14,15 @@ const strong = {
 
 describe('loadConfig', () => {
   const dataDir = () => mkdtempSync(join(tmpdir(), 'agw-config-'));
+  const captureConfigError = (env: NodeJS.ProcessEnv): ConfigError => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error;
+      throw error;
+    }
+    throw new Error('loadConfig accepted the configuration');
+  };
 
   it('applies the contract defaults', () => {
     const config = loadConfig({ DATA_DIR: dataDir() });
@@ -57,25 +67,106 @@ describe('loadConfig', () => {
   it.each([
     [{ DATABASE_URL: undefined }, 'Configuration error: DATABASE_URL is required in production'],
     [{ JWT_SECRET: undefined }, 'Configuration error: JWT_SECRET is required in production'],
-    [{ JWT_SECRET: 'short' }, 'Configuration error: JWT_SECRET is too weak'],
-    [{ JWT_SECRET: 'change-me-change-me-change-me-change-me' }, 'Configuration error: JWT_SECRET is too weak'],
+    [{ JWT_SECRET: 'short' }, 'Configuration error: JWT_SECRET is too weak (it is shorter than 32 bytes)'],
+    [{ JWT_SECRET: 'change-me-change-me-change-me-change-me' }, 'Configuration error: JWT_SECRET is too weak (it is a placeholder)'],
+    [{ JWT_SECRET: 'a'.repeat(40) }, 'Configuration error: JWT_SECRET is too weak (it repeats a short pattern)'],
+    [{ JWT_SECRET: 'ab'.repeat(20) }, 'Configuration error: JWT_SECRET is too weak (it repeats a short pattern)'],
+    [{ JWT_SECRET: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab' }, 'Configuration error: JWT_SECRET is too weak (it has too little variety to be random)'],
     [{ ADMIN_API_KEY: undefined }, 'Configuration error: ADMIN_API_KEY is required in production'],
-    [{ ADMIN_API_KEY: 'admin' }, 'Configuration error: ADMIN_API_KEY is too weak'],
+    [{ ADMIN_API_KEY: 'admin' }, 'Configuration error: ADMIN_API_KEY is too weak (it is shorter than 32 characters)'],
+    [{ ADMIN_API_KEY: '0'.repeat(64) }, 'Configuration error: ADMIN_API_KEY is too weak (it repeats a short pattern)'],
     [{ ENCRYPTION_KEY: undefined }, 'Configuration error: ENCRYPTION_KEY is required in production'],
-    [{ ENCRYPTION_KEY: Buffer.alloc(16, 7).toString('base64') }, 'Configuration error: ENCRYPTION_KEY must be 32 random bytes'],
-    [{ ENCRYPTION_KEY: Buffer.alloc(32).toString('base64') }, 'Configuration error: ENCRYPTION_KEY must be 32 random bytes'],
+    [{ ENCRYPTION_KEY: Buffer.alloc(16, 7).toString('base64') }, 'Configuration error: ENCRYPTION_KEY must be 32 random bytes in base64'],
+    [{ ENCRYPTION_KEY: 'not base64 at all, but 44 characters long!!!' }, 'Configuration error: ENCRYPTION_KEY must be 32 random bytes in base64'],
+    [{ ENCRYPTION_KEY: Buffer.alloc(32).toString('base64') }, 'Configuration error: ENCRYPTION_KEY is too weak (it repeats a short pattern)'],
+    [{ ENCRYPTION_KEY: Buffer.from('0123456789abcdef'.repeat(2)).toString('base64') }, 'Configuration error: ENCRYPTION_KEY is too weak (it repeats a short pattern)'],
+    [{ ENCRYPTION_KEY: Buffer.from([...Buffer.alloc(28, 9), 1, 2, 3, 4]).toString('base64') }, 'Configuration error: ENCRYPTION_KEY is too weak (it has too little variety to be random)'],
   ])('refuses to start in production with %j', (override, message) => {
     expect(() => loadConfig({ NODE_ENV: 'production', ...strong, ...override })).toThrow(message);
   });
 
   it.each([
-    [{ PORT: 'eighty' }, 'PORT'],
-    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
-    [{ WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS'],
-    [{ WEBHOOK_REQUIRE_HTTPS: 'maybe' }, 'WEBHOOK_REQUIRE_HTTPS'],
-    [{ JWT_ALGORITHM: 'none' }, 'JWT_ALGORITHM'],
-  ])('names the variable of an invalid value %j', (override, variable) => {
-    expect(() => loadConfig({ DATA_DIR: dataDir(), ...override })).toThrow(`Configuration error: ${variable}`);
+    [{ ADMIN_API_KEY: strong.JWT_SECRET }, 'Configuration error: ADMIN_API_KEY is the same secret as JWT_SECRET: give each its own random value'],
+    [{ ENCRYPTION_KEY: strong.ENCRYPTION_KEY, JWT_SECRET: strong.ENCRYPTION_KEY }, 'Configuration error: ENCRYPTION_KEY is the same secret as JWT_SECRET'],
+    [{ ADMIN_API_KEY: `${strong.JWT_SECRET}-admin` }, 'Configuration error: ADMIN_API_KEY is the same secret as JWT_SECRET'],
+    [
+      { DATABASE_URL: `postgres://app:${encodeURIComponent(strong.ADMIN_API_KEY)}@db:5432/gateway` },
+      'Configuration error: DATABASE_URL has a password that is the same secret as ADMIN_API_KEY',
+    ],
+    [
+      { REDIS_URL: `redis://:${strong.ADMIN_API_KEY}@redis:6379` },
+      'Configuration error: REDIS_URL has a password that is the same secret as ADMIN_API_KEY',
+    ],
+  ])('refuses one secret reused for another: %j', (override, message) => {
+    expect(() => loadConfig({ NODE_ENV: 'production', ...strong, ...override })).toThrow(message);
+  });
+
+  it('accepts a database password that is not one of the secrets', () => {
+    expect(loadConfig({ NODE_ENV: 'production', ...strong, DATABASE_URL: 'postgres://app:db-password@db/gateway' }).production).toBe(true);
+  });
+
+  it('lists every problem at once, one line each, and never repeats a secret', () => {
+    const error = captureConfigError({ NODE_ENV: 'production', PORT: 'abc', JWT_SECRET: 'a'.repeat(40), RATE_LIMIT_PER_HOUR: '-1' });
+    expect(error.message.split('\n')).toEqual([
+      'Configuration error: PORT must be a whole number from 0 to 65535, not "abc"',
+      'Configuration error: RATE_LIMIT_PER_HOUR must be a whole number, at least 1, not "-1"',
+      'Configuration error: DATABASE_URL is required in production (the embedded database is for development)',
+      'Configuration error: ADMIN_API_KEY is required in production',
+      'Configuration error: ENCRYPTION_KEY is required in production',
+      'Configuration error: JWT_SECRET is too weak (it repeats a short pattern): use at least 32 random bytes (openssl rand -base64 48)',
+    ]);
+    const secret = captureConfigError({ DATA_DIR: dataDir(), DATABASE_URL: 'mysql://user:hunter2@db/x' });
+    expect(secret.message).toBe('Configuration error: DATABASE_URL must be a postgres:// URL');
+  });
+
+  it.each(['prod', 'Production', 'staging', 'dev'])('refuses NODE_ENV=%s rather than starting in development', (value) => {
+    const error = captureConfigError({ DATA_DIR: dataDir(), NODE_ENV: value });
+    expect(error.message).toBe(
+      `Configuration error: NODE_ENV must be one of production, development, test (unset means development), not "${value}"`,
+    );
+  });
+
+  it.each(['development', 'test', ''])('starts in development with NODE_ENV=%j', (value) => {
+    expect(loadConfig({ DATA_DIR: dataDir(), NODE_ENV: value }).production).toBe(false);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be a whole number from 0 to 65535, not "eighty"'],
+    [{ PORT: '80.5' }, 'PORT must be a whole number from 0 to 65535, not "80.5"'],
+    [{ PORT: '70000' }, 'PORT must be a whole number from 0 to 65535, not "70000"'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// URL'],
+    [{ WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 300000, not "0"'],
+    [{ WEBHOOK_REQUIRE_HTTPS: 'maybe' }, 'WEBHOOK_REQUIRE_HTTPS must be true or false, not "maybe"'],
+    [{ JWT_ALGORITHM: 'none' }, 'JWT_ALGORITHM must be one of HS256, HS384, HS512, not "none"'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose"'],
+    [{ JWT_SECRET: 'x'.repeat(40) }, 'JWT_SECRET is too weak (it repeats a short pattern)'],
+  ])('says in plain words what is wrong with %j', (override, message) => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ...override })).toThrow(`Configuration error: ${message}`);
+  });
+
+  it.each([
+    ['', false],
+    ['false', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.0/8', ['10.0.0.0/8']],
+    ['10.1.2.3, 192.168.0.0/16,fd00::/8', ['10.1.2.3', '192.168.0.0/16', 'fd00::/8']],
+    ['loopback,uniquelocal', ['loopback', 'uniquelocal']],
+  ])('reads TRUST_PROXY=%j', (value, expected) => {
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each([
+    ['true', '"true" would take the client address from X-Forwarded-For as the client wrote it'],
+    ['yes', '"yes" would take the client address'],
+    ['10.0.0.0/33', 'not an address or range: "10.0.0.0/33"'],
+    ['10.0.0.1, proxy.internal', 'not an address or range: "proxy.internal"'],
+    ['127.1', 'not an address or range: "127.1"'],
+  ])('refuses TRUST_PROXY=%j', (value, message) => {
+    const error = captureConfigError({ DATA_DIR: dataDir(), TRUST_PROXY: value });
+    expect(error.message).toContain('Configuration error: TRUST_PROXY must be false, the number of proxies in front');
+    expect(error.message).toContain(message);
   });
 
   it('reads numbers and booleans', () => {

@@ -3,11 +3,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { AppConfig } from './app-config';
-import { ConfigError } from './config.error';
-import { EnvironmentVariables } from './environment.variables';
-
-const PLACEHOLDER = /change.?me|example|placeholder|^(secret|password)$/i;
+import ipaddr from 'ipaddr.js';
+import { AppConfig, TrustProxy } from './app-config';
+import { ConfigError, ConfigProblem } from './config.error';
+import { EnvironmentVariables, SECRET_VARIABLES } from './environment.variables';
+import { keyWeakness, weakness } from './secret-strength';
 
 interface Secrets {
   JWT_SECRET: string;
@@ -15,27 +15,36 @@ interface Secrets {
   ENCRYPTION_KEY: string;
 }
 
+const SECRET_NAMES = ['JWT_SECRET', 'ADMIN_API_KEY', 'ENCRYPTION_KEY'] as const;
+
 /**
- * Reads and validates the environment once. In production a missing or weak secret is refused with one line
- * naming the variable; elsewhere missing secrets are generated once and kept under DATA_DIR, so a fresh
- * checkout starts with no set-up.
+ * Reads and validates the environment once, and reports every problem at once, one line each: an invalid
+ * value, an unknown NODE_ENV, and in production a missing setting, a weak secret or one secret reused for
+ * another. Outside production missing secrets are generated once and kept under DATA_DIR, so a fresh checkout
+ * starts with no set-up.
  */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: ConfigProblem[] = [];
+  const problem = (variable: string, text: string) => problems.push({ variable, problem: text });
+
   const env = plainToInstance(EnvironmentVariables, { ...source }, { exposeDefaultValues: true });
-  const errors = validateSync(env, { skipMissingProperties: false, whitelist: false });
-  if (errors.length > 0) {
-    const first = errors[0];
-    throw new ConfigError(first.property, Object.values(first.constraints ?? {})[0] ?? 'is invalid');
+  for (const error of validateSync(env, { skipMissingProperties: false, whitelist: false, stopAtFirstError: true })) {
+    const message = Object.values(error.constraints ?? {})[0] ?? 'is invalid';
+    const raw = source[error.property];
+    problem(error.property, SECRET_VARIABLES.has(error.property) || raw === undefined ? message : `${message}, not "${raw}"`);
   }
-
+  // Only the listed values count: an unknown NODE_ENV has been reported above and switches nothing on.
   const production = env.NODE_ENV === 'production';
-  const dataDir = resolve(env.DATA_DIR ?? '.data');
-  if (production && !env.DATABASE_URL) {
-    throw new ConfigError('DATABASE_URL', 'is required in production (the embedded database is for development)');
+  if (production) {
+    if (!env.DATABASE_URL) problem('DATABASE_URL', 'is required in production (the embedded database is for development)');
+    for (const name of SECRET_NAMES) if (!env[name]) problem(name, 'is required in production');
   }
-  const secrets = production ? requireSecrets(env) : { ...devSecrets(dataDir, env), ...definedSecrets(env) };
-  checkSecretStrength(secrets);
+  checkSecrets(env, problem);
+  const trustProxy = trustProxySetting(env.TRUST_PROXY, problem);
+  if (problems.length > 0) throw new ConfigError(problems);
 
+  const dataDir = resolve(env.DATA_DIR ?? '.data');
+  const secrets = production ? (definedSecrets(env) as Secrets) : { ...devSecrets(dataDir, env), ...definedSecrets(env) };
   return new AppConfig({
     port: env.PORT ?? 3000,
     host: env.HOST ?? '0.0.0.0',
@@ -69,37 +78,105 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     executionRetentionDays: env.EXECUTION_RETENTION_DAYS ?? 30,
     runMigrations: env.RUN_MIGRATIONS ?? !production,
     shutdown: { delayMs: env.SHUTDOWN_DELAY_MS ?? (production ? 5_000 : 0), graceMs: env.SHUTDOWN_GRACE_MS ?? 55_000 },
-    trustProxy: env.TRUST_PROXY ?? false,
+    trustProxy,
     logLevel: env.LOG_LEVEL ?? 'info',
   });
 }
 
+type Report = (variable: string, problem: string) => void;
+
+/**
+ * The secrets the operator gave, wherever the service runs: long enough, not a placeholder or a repeated
+ * pattern, varied enough to be random, and each one used for one purpose only (also not as a database or
+ * Redis password), so that one leaked value does not open everything.
+ */
+function checkSecrets(env: EnvironmentVariables, problem: Report): void {
+  const tooWeak = (why: string, advice: string) => `is too weak (it ${why}): ${advice}`;
+  if (env.JWT_SECRET) {
+    const why = weakness(env.JWT_SECRET, 32, 'bytes');
+    if (why) problem('JWT_SECRET', tooWeak(why, 'use at least 32 random bytes (openssl rand -base64 48)'));
+  }
+  if (env.ADMIN_API_KEY) {
+    const why = weakness(env.ADMIN_API_KEY, 32, 'characters');
+    if (why) problem('ADMIN_API_KEY', tooWeak(why, 'use at least 32 random characters (openssl rand -hex 32)'));
+  }
+  if (env.ENCRYPTION_KEY) {
+    const key = strictBase64(env.ENCRYPTION_KEY);
+    const why = key?.length === 32 ? keyWeakness(key) : undefined;
+    if (key?.length !== 32) problem('ENCRYPTION_KEY', 'must be 32 random bytes in base64 (openssl rand -base64 32)');
+    else if (why) problem('ENCRYPTION_KEY', tooWeak(why, 'use 32 random bytes in base64 (openssl rand -base64 32)'));
+  }
+
+  const values: [string, string | undefined][] = [
+    ...SECRET_NAMES.map((name): [string, string | undefined] => [name, env[name]]),
+    ['the password in DATABASE_URL', urlPassword(env.DATABASE_URL)],
+    ['the password in REDIS_URL', urlPassword(env.REDIS_URL)],
+  ];
+  for (const [index, [name, value]] of values.entries()) {
+    const earlier = values.slice(0, index).find(([, other]) => other && value && sameSecret(value, other));
+    if (earlier) {
+      const variable = name.startsWith('the password in ') ? name.slice('the password in '.length) : name;
+      problem(variable, `${name === variable ? 'is' : 'has a password that is'} the same secret as ${earlier[0]}: give each its own random value`);
+    }
+  }
+}
+
+/** Equal, or one contains the other (a secret with something appended is the same secret). */
+function sameSecret(a: string, b: string): boolean {
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
+  return shorter === longer || (shorter.length >= 16 && longer.includes(shorter));
+}
+
+function urlPassword(url: string | undefined): string | undefined {
+  try {
+    return url ? decodeURIComponent(new URL(url).password) || undefined : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bytes of standard or URL-safe base64 (padding optional), or undefined when it is not base64. */
+function strictBase64(text: string): Buffer | undefined {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return undefined;
+  const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return bytes.toString('base64').replace(/=+$/, '') === text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '') ? bytes : undefined;
+}
+
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const TRUST_PROXY_FORMS = 'false, the number of proxies in front (1 for one load balancer) or a comma-separated list of their addresses or CIDR ranges';
+
+/**
+ * TRUST_PROXY: whom to believe about the client's address. A hop count takes the address that many proxies
+ * back from the right of X-Forwarded-For; an address list takes the right-most address that is not one of the
+ * listed proxies. `true` is refused: it would take the left-most address, which the client itself writes.
+ */
+export function trustProxySetting(value: string | undefined, problem: Report): TrustProxy {
+  const text = (value ?? '').trim();
+  if (['', 'false', '0', 'no', 'off'].includes(text.toLowerCase())) return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  if (['true', 'yes', 'on'].includes(text.toLowerCase())) {
+    problem('TRUST_PROXY', `must be ${TRUST_PROXY_FORMS}; "${text}" would take the client address from X-Forwarded-For as the client wrote it`);
+    return false;
+  }
+  const entries = text.split(',').map((entry) => entry.trim());
+  const invalid = entries.filter((entry) => !PROXY_RANGES.has(entry) && !isAddressOrRange(entry));
+  if (invalid.length > 0) {
+    problem('TRUST_PROXY', `must be ${TRUST_PROXY_FORMS}; not an address or range: ${invalid.map((entry) => `"${entry}"`).join(', ')}`);
+    return false;
+  }
+  return entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  if (rest.length > 0 || !(ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address))) return false;
+  return bits === undefined || ipaddr.isValidCIDR(entry);
+}
+
 function definedSecrets(env: EnvironmentVariables): Partial<Secrets> {
   const defined: Partial<Secrets> = {};
-  if (env.JWT_SECRET) defined.JWT_SECRET = env.JWT_SECRET;
-  if (env.ADMIN_API_KEY) defined.ADMIN_API_KEY = env.ADMIN_API_KEY;
-  if (env.ENCRYPTION_KEY) defined.ENCRYPTION_KEY = env.ENCRYPTION_KEY;
+  for (const name of SECRET_NAMES) if (env[name]) defined[name] = env[name];
   return defined;
-}
-
-function requireSecrets(env: EnvironmentVariables): Secrets {
-  for (const name of ['JWT_SECRET', 'ADMIN_API_KEY', 'ENCRYPTION_KEY'] as const) {
-    if (!env[name]) throw new ConfigError(name, 'is required in production');
-  }
-  return definedSecrets(env) as Secrets;
-}
-
-function checkSecretStrength(secrets: Secrets): void {
-  if (Buffer.byteLength(secrets.JWT_SECRET, 'utf8') < 32 || PLACEHOLDER.test(secrets.JWT_SECRET)) {
-    throw new ConfigError('JWT_SECRET', 'is too weak: use at least 32 random bytes (openssl rand -base64 48)');
-  }
-  if (secrets.ADMIN_API_KEY.length < 32 || PLACEHOLDER.test(secrets.ADMIN_API_KEY)) {
-    throw new ConfigError('ADMIN_API_KEY', 'is too weak: use at least 32 random characters (openssl rand -hex 32)');
-  }
-  const key = Buffer.from(secrets.ENCRYPTION_KEY, 'base64');
-  if (key.length !== 32 || key.every((byte) => byte === 0)) {
-    throw new ConfigError('ENCRYPTION_KEY', 'must be 32 random bytes in base64 (openssl rand -base64 32)');
-  }
 }
 
 /** Secrets for a development machine: made on first start, then read back so tokens survive restarts. */

@@ -1,6 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { MIGRATIONS } from './schema';
+import { TypeOrmLogger } from './typeorm-logger';
 
 /**
  * One description of the database for the app and the TypeORM command line. The entities come from the modules
@@ -15,7 +16,8 @@ export function dataSourceOptions(config: AppConfig, url: string, embedded: bool
     migrationsRun: false,
     migrationsTransactionMode: 'all',
     synchronize: false,
-    logging: ['error', 'warn', 'migration'],
+    // TypeORM's messages go to the JSON log, without parameter values (typeorm-logger.ts).
+    logger: new TypeOrmLogger(),
     extra: {
       // PGlite is one session behind a multiplexer that interleaves the protocol messages of concurrent
       // connections (a Bind of one lands between the Parse and Execute of another), so the embedded database

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
@@ -12,8 +12,15 @@ export interface EmbeddedEndpoint {
 
 /** The data directory is open in another live process (a running service): connect to it instead. */
 export class EmbeddedDatabaseInUseError extends Error {
-  constructor(readonly endpoint: EmbeddedEndpoint) {
-    super(`the embedded database is in use by process ${endpoint.pid} (127.0.0.1:${endpoint.port})`);
+  constructor(
+    readonly endpoint: EmbeddedEndpoint,
+    readonly dataDir: string,
+  ) {
+    super(
+      `the embedded database is in use by process ${endpoint.pid} (another service on DATA_DIR ${dataDir}): ` +
+        'stop that one or set another DATA_DIR',
+    );
+    this.name = 'EmbeddedDatabaseInUseError';
   }
 }
 
@@ -85,7 +92,7 @@ function takeLock(lockPath: string): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readLock(lockPath);
-      if (holder && holder.pid !== process.pid && isAlive(holder.pid)) throw new EmbeddedDatabaseInUseError(holder);
+      if (holder && holder.pid !== process.pid && isAlive(holder.pid)) throw new EmbeddedDatabaseInUseError(holder, dirname(lockPath));
       unlinkSync(lockPath); // left behind by a process that died
     }
   }

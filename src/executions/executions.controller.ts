@@ -3,9 +3,11 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@
 import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { InvalidRequestError } from '../common/common.errors';
+import { KeepNumberLiterals } from '../common/json-numbers';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
+import { ActionNameParam } from '../actions/dto/action-fields';
 import { ExecuteActionRequest } from './dto/execute-action.request';
 import { ExecutionListResponse, ExecutionResponse } from './dto/execution.response';
 import { ExecutionsService } from './executions.service';
@@ -16,6 +18,7 @@ const MAX_LIMIT = 100;
 @ApiTags('executions')
 @ApiBearerAuth()
 @ApiErrors(401, 404, 429)
+@ActionNameParam()
 @Controller(`${GATEWAY_PREFIX}/actions/:action_name`)
 @TenantAuthenticated()
 export class ExecutionsController {
@@ -23,11 +26,16 @@ export class ExecutionsController {
 
   @Post('execute')
   @HttpCode(200)
+  @KeepNumberLiterals()
   @ApiOperation({
-    summary: 'Run the action as the platform does: parameters checked, signed POST sent (with retries), outcome stored',
+    operationId: 'executeAction',
+    summary: 'Run the action as the platform does',
+    description:
+      'The parameters are checked against the action\'s json_schema, the signed POST goes out (retried on connection ' +
+      'failures and 429/5xx within the 30-second budget) and the outcome is stored and returned.',
   })
   @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
-  @ApiErrors(400, 409)
+  @ApiErrors(400, 409, 413)
   async execute(
     @CurrentTenant() tenantId: TenantId,
     @Param('action_name') name: string,
@@ -37,7 +45,7 @@ export class ExecutionsController {
   }
 
   @Get('executions')
-  @ApiOperation({ summary: 'The latest executions, newest first' })
+  @ApiOperation({ operationId: 'listExecutions', summary: 'The latest executions, newest first' })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiOkResponse({ type: ExecutionListResponse })
   @ApiErrors(400)

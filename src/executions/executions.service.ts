@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
+import { inexactNumbers } from '../common/json-numbers';
 import { ActionsService } from '../actions/actions.service';
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
@@ -33,10 +34,14 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
 
   /**
    * Checks the parameters against the action's schema (nothing is sent when they fail), then delivers the signed
-   * call, retrying as the contract allows, and stores the outcome with every attempt.
+   * call, retrying as the contract allows, and stores the outcome with every attempt. Numbers go out as the
+   * caller wrote them (json-numbers.ts); one that cannot is refused.
    */
   async execute(tenantId: TenantId, actionName: string, parameters: Record<string, unknown> = {}): Promise<ExecutionDto> {
     const action = await this.actions.findExecutable(tenantId, actionName);
+    // A number the signed call would carry changed is refused before the schema is even consulted.
+    const inexact = inexactNumbers(parameters, 'parameters');
+    if (inexact.length > 0) throw new InvalidParametersError(inexact.join('; '));
     const problems = await this.validators.check(action, parameters);
     if (problems) throw new InvalidParametersError(problems);
     const keys = await this.webhooks.signingKeys(tenantId);

@@ -1,27 +1,101 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, OperationObject, ResponseObject, SchemaObject, SwaggerModule } from '@nestjs/swagger';
 import { GATEWAY_PREFIX } from '../common/routes';
+import { WEBHOOK_MODELS, WEBHOOK_SIGNATURE_SCHEME, WEBHOOKS } from './webhooks';
 
 export const OPENAPI_JSON_PATH = `${GATEWAY_PREFIX}/openapi.json`;
 export const OPENAPI_UI_PATH = `${GATEWAY_PREFIX}/docs`;
 
+const DESCRIPTION = `Tenant-scoped custom actions for a conversational-flow platform, run by signed webhooks.
+
+**Base URL.** The interface's \`{base_url}\` ends in \`/api/v1/gateway\`; the paths below are written in full from
+the origin (\`/api/v1/gateway/...\`, and the management API's \`/api/v1/admin/...\`), so the server is the bare
+origin. \`/\` means the origin this document was fetched from; a generated client takes the service's origin as
+its base URL, e.g. \`http://localhost:3000\` for \`npm start\`.
+
+**Authentication.** Gateway endpoints take \`Authorization: Bearer <jwt_token>\` from \`exchangeToken\`; the
+management API takes \`Authorization: Bearer <ADMIN_API_KEY>\`.
+
+**Errors.** Every error body is \`{"error": "...", "details"?: "..."}\`. Any request whose body is malformed JSON or
+not a JSON object is a 400, and any body over 1,048,576 bytes a 413, on every operation.
+
+**Headers.** Every response carries \`X-Request-Id\` (a valid incoming one is echoed). Tenant endpoints carry the
+tenant's hourly budget in \`X-RateLimit-*\`; a 429 adds \`Retry-After\`.
+
+**Webhooks.** What the service sends to an action's \`webhook_url\` is described under \`webhooks\`.`;
+
+/** Response headers, referenced from every response that carries them. */
+const HEADERS = {
+  'X-Request-Id': {
+    description: 'The request id, also in the service\'s logs: an incoming one of 1 to 128 characters of [A-Za-z0-9._:-] is echoed, anything else replaced',
+    schema: { type: 'string', example: '5b0d3a62-4c0a-4b8e-9d5c-2f7e1a9c6b40' },
+  },
+  'X-RateLimit-Limit': { description: 'Requests allowed per window (the tenant\'s hour, or the exchange\'s minute per address)', schema: { type: 'integer', example: 1000 } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer', example: 999 } },
+  'X-RateLimit-Reset': { description: 'Seconds until the oldest counted request stops counting (the budget grows by one)', schema: { type: 'integer', example: 3600 } },
+  'Retry-After': { description: 'Seconds to wait before the next request can pass', schema: { type: 'integer', example: 42 } },
+};
+
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+/** Schema facts the DTO decorators cannot express. */
+const SCHEMA_ADDITIONS: Record<string, Partial<SchemaObject>> = {
+  // Unknown fields are ignored, so the service's rule is stricter: one of the three must be present.
+  UpdateActionRequest: { minProperties: 1, description: 'At least one of description, webhook_url, json_schema' },
+};
+
 /** The OpenAPI description of the gateway and management APIs, built from the controllers' decorators. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
     .setTitle('Action Gateway')
-    .setDescription(
-      'Tenant-scoped custom actions for a conversational-flow platform, run by signed webhooks. ' +
-        'Gateway endpoints take `Authorization: Bearer <jwt_token>` from the token exchange; the management API ' +
-        'takes `Authorization: Bearer <ADMIN_API_KEY>`. Every error body is `{"error": "...", "details"?: "..."}`.',
-    )
+    .setDescription(DESCRIPTION)
     .setVersion('1.0.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_API_KEY' }, 'admin')
+    .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
+    .addServer('/', 'The origin serving this document; the spec\'s {base_url} is this origin followed by /api/v1/gateway')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The jwt_token from exchangeToken (24 hours)' })
+    // Not addBearerAuth: it would call the admin key a JWT, which it is not.
+    .addSecurity('admin', { type: 'http', scheme: 'bearer', description: 'The service\'s ADMIN_API_KEY' })
+    .addSecurity('webhookSignature', WEBHOOK_SIGNATURE_SCHEME)
+    .addTag('auth', 'The token exchange')
+    .addTag('actions', 'A tenant\'s actions')
+    .addTag('executions', 'Running an action as the platform does, and its log')
+    .addTag('admin', 'The management API the admin panel calls (tenants, API tokens, HMAC keys)')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, { ...config, webhooks: WEBHOOKS }, { extraModels: WEBHOOK_MODELS });
+  document.components = { ...document.components, headers: HEADERS };
+  for (const [name, addition] of Object.entries(SCHEMA_ADDITIONS)) {
+    Object.assign(document.components.schemas?.[name] ?? {}, addition);
+  }
+  for (const item of Object.values(document.paths)) {
+    for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {
+      if (operation) describeResponseHeaders(operation);
+    }
+  }
+  return document;
+}
+
+/**
+ * The headers each response carries: `X-Request-Id` on all of them; on tenant endpoints the budget headers once
+ * the bearer token has passed (not on a 401, nor on a 413, refused while the body is read); on any 429
+ * `Retry-After` with the budget of the limit that refused it (the tenant's, or the exchange's per address).
+ */
+function describeResponseHeaders(operation: OperationObject): void {
+  const tenantScoped = operation.security?.some((requirement) => 'bearer' in requirement) ?? false;
+  for (const [status, response] of Object.entries(operation.responses) as [string, ResponseObject][]) {
+    const names = ['X-Request-Id'];
+    if (status === '429') names.push(...RATE_LIMIT_HEADERS, 'Retry-After');
+    else if (tenantScoped && status !== '401' && status !== '413') names.push(...RATE_LIMIT_HEADERS);
+    response.headers = Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+  }
 }
 
 /** Serves the description as JSON and as Swagger UI. */
 export function serveOpenApi(app: INestApplication): void {
-  SwaggerModule.setup(OPENAPI_UI_PATH, app, () => buildOpenApiDocument(app), { jsonDocumentUrl: OPENAPI_JSON_PATH, ui: true });
+  SwaggerModule.setup(OPENAPI_UI_PATH, app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: OPENAPI_JSON_PATH,
+    ui: true,
+    // No validator badge: it would send the document to validator.swagger.io.
+    swaggerOptions: { validatorUrl: null, displayOperationId: true },
+  });
 }

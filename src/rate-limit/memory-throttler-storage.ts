@@ -56,6 +56,11 @@ export class MemoryThrottlerStorage implements ThrottlerStorage {
     });
   }
 
+  /** How many keys (tenants, addresses) hold counted hits: what this storage's memory grows with. */
+  get size(): number {
+    return this.logs.size;
+  }
+
   /** Forgets keys whose every hit has expired, so idle tenants and addresses do not accumulate. */
   private sweep(now: number): void {
     this.lastSweep = now;

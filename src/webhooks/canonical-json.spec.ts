@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
+import { inexactNumbers, recordNumberLiterals } from '../common/json-numbers';
+import { itIf, python3Command } from '../../test/support/requirements';
 import { canonicalJson } from './canonical-json';
 
 describe('canonicalJson', () => {
@@ -11,6 +13,10 @@ describe('canonicalJson', () => {
     ['tab\there\nnew "q" \\ /', '"tab\\there\\nnew \\"q\\" \\\\ /"'],
     ['\u0000\u001f\u007f', '"\\u0000\\u001f\\u007f"'],
     [1e21, '1000000000000000000000'],
+    // Integral floats are written with the digits of their shortest form, the value a caller writing 1e23 means.
+    [1e23, `1${'0'.repeat(23)}`],
+    [2 ** 64, '18446744073709552000'],
+    [-1.7976931348623157e308, `-17976931348623157${'0'.repeat(292)}`],
     [-0, '0'],
     [0.1, '0.1'],
     [1.5e-7, '1.5e-07'],
@@ -23,13 +29,82 @@ describe('canonicalJson', () => {
     expect(canonicalJson(value)).toBe(expected);
   });
 
+  describe('numbers as the caller wrote them (recorded by json-numbers when the body was read)', () => {
+    const read = (text: string): Record<string, unknown> => {
+      const value = JSON.parse(text) as Record<string, unknown>;
+      recordNumberLiterals(text, value);
+      return value;
+    };
+
+    it('writes integers beyond 2^53 back digit for digit, wherever they are', () => {
+      const text = '{"id":9007199254740993,"nested":{"list":[1,12345678901234567890,{"x":-98765432109876543210123456789}]},"fine":2}';
+      expect(canonicalJson(read(text))).toBe(text);
+    });
+
+    it('writes fractions and exponents a float holds in Python\'s spelling', () => {
+      expect(canonicalJson(read('{"a":0.30000000000000004,"b":1e23,"c":1.5E+300,"d":-0.0,"e":2.50,"f":1e-7,"g":100e-2}'))).toBe(
+        `{"a":0.30000000000000004,"b":1${'0'.repeat(23)},"c":15${'0'.repeat(299)},"d":0,"e":2.5,"f":1e-07,"g":1}`,
+      );
+    });
+
+    it('follows JSON.parse on repeated keys: the last value counts', () => {
+      expect(canonicalJson(read('{"a":12345678901234567890,"a":1}'))).toBe('{"a":1}');
+      expect(canonicalJson(read('{"a":1,"a":12345678901234567890}'))).toBe('{"a":12345678901234567890}');
+      expect(canonicalJson(read('{"a":{"b":12345678901234567890},"a":{"b":2}}'))).toBe('{"a":{"b":2}}');
+    });
+
+    it('writes a value changed after reading as it now is, not as it was sent', () => {
+      const value = read('{"id":12345678901234567890}');
+      value.id = 5;
+      expect(canonicalJson(value)).toBe('{"id":5}');
+    });
+  });
+
   it('refuses values JSON cannot carry', () => {
     expect(() => canonicalJson(Number.NaN)).toThrow(TypeError);
     expect(() => canonicalJson(() => 1)).toThrow(TypeError);
   });
 
-  const python = spawnSync('python3', ['--version']).status === 0;
-  (python ? it : it.skip)('is reproduced byte for byte by json.dumps(separators=(",", ":")) over a generated corpus', () => {
+  // Number literals as callers write them: long integers, long fractions, exponents far out, and plain floats.
+  const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+  const numberText = fc.oneof(
+    fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }).map(String),
+    fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 999_999_999 }), digits(1, 32)).map(([negative, whole, fraction]) => `${negative ? '-' : ''}${whole}.${fraction}`),
+    fc.tuple(digits(1, 22), fc.integer({ min: -340, max: 300 })).map(([mantissa, exponent]) => `${mantissa.replace(/^0+(?=\d)/, '')}e${exponent}`),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+  );
+
+  itIf(python3Command())('forwards a caller\'s number with the value Python reads in it, or reports it: cross-checked with Python\'s decimal', () => {
+    const texts = [
+      ...fc.sample(numberText, { numRuns: 600, seed: 1122 }),
+      '9007199254740993', '-0', '0.0', '1e23', '1E+23', '0.1', '0.10000000000000001', '5e-324', '2e-324', '1e-400', '123456789012345678901234567890',
+    ].filter((text) => Number.isFinite(Number(text))); // beyond a float's range the body is refused before this
+    const body = `{"n":[${texts.join(',')}]}`;
+    const value = JSON.parse(body);
+    recordNumberLiterals(body, value);
+    const refused = new Set(inexactNumbers(value.n, 'n').map((line) => Number(/^n\.(\d+):/.exec(line)?.[1])));
+    const forwarded = canonicalJson(value.n).slice(1, -1).split(',');
+    const lines = texts.map((text, index) => `${text} ${forwarded[index]} ${refused.has(index) ? 'refused' : 'forwarded'}`);
+    // Forwarded: the same decimal value, and a fixed point of json.loads/json.dumps (the signature verifies).
+    // Refused: a float would indeed change it.
+    const script = [
+      'import json, sys',
+      'from decimal import Decimal',
+      'for line in sys.stdin.read().split("\\n"):',
+      '    sent, out, verdict = line.split(" ")',
+      '    if verdict == "forwarded":',
+      '        ok = Decimal(sent) == Decimal(out) and json.dumps(json.loads(out)) == out',
+      '    else:',
+      '        ok = Decimal(sent) != Decimal(repr(float(sent)))',
+      '    if not ok: print(line)',
+    ].join('\n');
+    const result = spawnSync('python3', ['-c', script], { input: lines.join('\n'), encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('');
+    expect(refused.size).toBeGreaterThan(50);
+    expect(texts.length - refused.size).toBeGreaterThan(300);
+  });
+  itIf(python3Command())('is reproduced byte for byte by json.dumps(separators=(",", ":")) over a generated corpus', () => {
     const corpus = fc.sample(
       fc.jsonValue({ maxDepth: 4 }).map((value) => ({ action_name: 'probe', parameters: { value }, timestamp: 1_700_000_000 })),
       { numRuns: 400, seed: 42 },

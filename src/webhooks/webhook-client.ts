@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent, request } from 'undici';
 import { AppConfig } from '../config/app-config';
@@ -75,8 +77,11 @@ export class WebhookClient implements OnApplicationShutdown {
         }
         chunks.push(chunk as Buffer);
       }
+      const decoded = await decodeBody(Buffer.concat(chunks), response.headers['content-encoding']);
+      if (decoded === 'too_large') return { kind: 'body_too_large', status: response.statusCode, durationMs: elapsed() };
       const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-      return { kind: 'answered', status: response.statusCode, body: Buffer.concat(chunks), retryAfterMs, durationMs: elapsed() };
+      // `body` undefined: an answer that cannot be decoded has no readable body (an invalid response body).
+      return { kind: 'answered', status: response.statusCode, body: decoded, retryAfterMs, durationMs: elapsed() };
     } catch (error) {
       if (signal.aborted) return { kind: 'timed_out', timeoutMs: this.timeoutMs, durationMs: elapsed() };
       // A refused destination will be refused again: retrying it only delays the answer.
@@ -97,6 +102,34 @@ export class WebhookClient implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.agent.close();
+  }
+}
+
+const DECODERS: Record<string, (body: Buffer, options: ZlibOptions) => Promise<Buffer>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  br: promisify(brotliDecompress),
+  // HTTP's deflate is zlib-wrapped, but some servers send it raw; a zlib stream starts with a CMF byte of method 8.
+  deflate: (body, options) => ((body[0] & 0x0f) === 0x08 ? promisify(inflate)(body, options) : promisify(inflateRaw)(body, options)),
+};
+
+/**
+ * The answer's bytes with its `Content-Encoding` (gzip, br, deflate) undone, on zlib's thread pool, under the same
+ * 1 MB cap on the DECODED size as a plain answer: a small compressed body that expands past it (a decompression
+ * bomb) stops there and is `'too_large'`, like any oversized answer. `undefined` when the encoding cannot be
+ * undone (unknown, several, corrupt data): there is no readable body. The service does not ask for compression
+ * (it sends no Accept-Encoding); it reads what receivers send anyway.
+ */
+export async function decodeBody(body: Buffer, encoding: string | string[] | undefined): Promise<Buffer | 'too_large' | undefined> {
+  const name = (Array.isArray(encoding) ? encoding.join(',') : (encoding ?? '')).trim().toLowerCase();
+  if (name === '' || name === 'identity') return body;
+  const decode = Object.hasOwn(DECODERS, name) ? DECODERS[name] : undefined;
+  if (!decode) return undefined;
+  if (body.length === 0) return body;
+  try {
+    return await decode(body, { maxOutputLength: MAX_RESPONSE_BYTES });
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? 'too_large' : undefined;
   }
 }
 

@@ -58,3 +58,14 @@ export function runCli(args: string[], env: Record<string, string>): { status: n
   const result = spawnSync(process.execPath, [CLI, ...args], { env: childEnv(env), encoding: 'utf8', timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** Runs a TypeORM migration command (`npm run migration:show`, ...) on the built data source to completion. */
+export function runMigrationCommand(command: string, env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  const cli = join(ROOT, 'node_modules/typeorm/cli.js');
+  const result = spawnSync(process.execPath, [cli, command, '-d', join(ROOT, 'dist/ormconfig.js')], {
+    env: childEnv(env),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}

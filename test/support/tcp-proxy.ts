@@ -9,8 +9,8 @@ export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   port = 0;
-  /** Milliseconds every chunk from the database is held back (0: none). */
-  latencyMs = 0;
+  /** While stalled, what the database sends is held back (per connection, in order) until `resume()`. */
+  private held?: Array<() => void>;
 
   constructor(
     private readonly targetHost: string,
@@ -27,13 +27,25 @@ export class TcpProxy {
       }
       client.pipe(upstream);
       upstream.on('data', (chunk: Buffer) => {
-        if (this.latencyMs === 0) client.write(chunk);
-        else setTimeout(() => client.writable && client.write(chunk), this.latencyMs);
+        if (this.held) this.held.push(() => client.writable && client.write(chunk));
+        else client.write(chunk);
       });
       upstream.on('end', () => client.end());
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  /** The database stops answering (connections stay open, nothing comes back) until `resume()`. */
+  stall(): void {
+    this.held ??= [];
+  }
+
+  /** The database answers again, starting with everything it sent while stalled. */
+  resume(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const send of held) send();
   }
 
   /** The database goes away: open connections are cut and new ones refused. */

@@ -1,5 +1,5 @@
 import { IsDefined, IsObject, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiParam, ApiProperty } from '@nestjs/swagger';
 import { Checks } from '../../common/checks';
 import { CodePointLength, IsStorableText } from '../../common/text.validators';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../webhooks/webhook-url';
@@ -12,12 +12,20 @@ const presence = (required: boolean) =>
 
 export const ActionNameField = () =>
   Checks(
-    ApiProperty({ example: 'get_weather', pattern: '^[a-z0-9_]+$', minLength: 1, maxLength: ACTION_NAME_MAX_LENGTH }),
+    ApiProperty({ example: 'get_weather', pattern: ACTION_NAME_PATTERN.source, minLength: 1, maxLength: ACTION_NAME_MAX_LENGTH }),
     presence(true),
     IsString({ message: 'must be a string' }),
     Length(1, ACTION_NAME_MAX_LENGTH, { message: `must be 1 to ${ACTION_NAME_MAX_LENGTH} characters` }),
     Matches(ACTION_NAME_PATTERN, { message: 'must match ^[a-z0-9_]+$ (lowercase letters, digits and underscores)' }),
   );
+
+/** The `{action_name}` path parameter (spec 4): a name that does not match is an unknown action (404), not a 400. */
+export const ActionNameParam = () =>
+  ApiParam({
+    name: 'action_name',
+    description: 'The action\'s name; one that does not match the pattern is answered 404 Action not found',
+    schema: { type: 'string', pattern: ACTION_NAME_PATTERN.source, minLength: 1, maxLength: ACTION_NAME_MAX_LENGTH, example: 'get_weather' },
+  });
 
 export const DescriptionField = (required: boolean) =>
   Checks(
@@ -50,7 +58,7 @@ export const JsonSchemaField = (required: boolean) =>
       type: Object,
       additionalProperties: true,
       description: 'A JSON Schema (draft 2020-12, or draft-07 by $schema) whose type, if given, is "object"',
-      example: { type: Object, properties: { city: { type: 'string' } }, required: ['city'] },
+      example: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
     }),
     presence(required),
     IsObject({ message: 'must be a JSON object' }),

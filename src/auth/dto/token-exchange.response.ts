@@ -8,6 +8,6 @@ export class TokenExchangeResponse {
   @ApiProperty({ enum: ['Bearer'] })
   token_type: 'Bearer';
 
-  @ApiProperty({ example: 86400 })
+  @ApiProperty({ type: 'integer', example: 86400, description: 'Lifetime in seconds: always 86400 (24 hours)' })
   expires_in: number;
 }

@@ -1,6 +1,16 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { verifyBodySignature, verifyStandardWebhook, verifyWebhook } from '@action-gateway/receiver-kit';
 import { Webhook } from 'standardwebhooks';
-import { buildWebhookBody, standardWebhookHeaders, WebhookPayload } from '../webhooks/webhook-signer';
-import { HeaderBag, verifyBodySignature, verifyStandardWebhook, verifyWebhook } from './verify-webhook';
+import { recordNumberLiterals } from '../common/json-numbers';
+import { buildWebhookBody, standardWebhookHeaders, WebhookPayload } from './webhook-signer';
+
+/**
+ * The receiver kit (packages/receiver-kit) against what this service really sends. The kit has tests of its own
+ * (node:test for the JavaScript, unittest for the Python module); both run the test vectors this spec checks:
+ * calls built with the service's signer, and the verdicts the kit gives them.
+ */
+const VECTORS_FILE = join(__dirname, '..', '..', 'packages', 'receiver-kit', 'test', 'vectors.json');
 
 // Keys in the shape the service generates: whsec_ + base64 of 32 bytes.
 const key = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
@@ -23,7 +33,7 @@ function deliver(payload: Partial<WebhookPayload> & { parameters?: Record<string
   return { body, headers: standardWebhookHeaders(id, full.timestamp, body, signing) };
 }
 
-function without(headers: Record<string, string>, name: string): HeaderBag {
+function without(headers: Record<string, string>, name: string): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([header]) => header !== name));
 }
 
@@ -282,6 +292,136 @@ describe('receiver kit', () => {
       expect(verifyStandardWebhook(body, headers, key)).toBe(true);
       expect(verifyWebhook(body, headers, key).ok).toBe(true);
       expect(verifyStandardWebhook(body, headers, newKey)).toBe(false);
+    });
+  });
+
+  describe('test vectors shared with the kit\'s own tests (JavaScript and Python)', () => {
+    interface Vector {
+      name: string;
+      body: string;
+      headers: Record<string, string | string[]>;
+      keys: string[];
+      now: number;
+      toleranceSeconds?: number;
+      expect: { verifyWebhook: { ok: true } | { ok: false; reason: string }; verifyStandardWebhook: boolean; verifyBodySignature: boolean };
+    }
+
+    /** What the service sends in each situation the kit must judge, and the kit's verdicts. */
+    function buildVectors(): Vector[] {
+      const signed = deliver({ parameters: { city: 'Paris', days: 3, metric: true } }, [key]);
+      const rotating = deliver({ parameters: { city: 'Oslo' } }, [newKey, key]);
+      const unicode = deliver({ parameters: { city: 'Zürich', greeting: 'こんにちは', mood: '😀👍🏽', lone: '\ud800', quote: 'say "hi"\n', tiny: 1e-7 } }, [key]);
+      // Integers beyond 2^53 as the service forwards them: the caller's digits, recorded when the body was read.
+      const bigText = '{"id":9007199254740993,"big":-123456789012345678901234567890,"list":[18446744073709551617,0.1]}';
+      const bigParameters = JSON.parse(bigText) as Record<string, unknown>;
+      recordNumberLiterals(bigText, bigParameters);
+      const big = deliver({ parameters: bigParameters }, [key]);
+      const test = deliver({ test: true }, undefined);
+      const signedTest = deliver({ test: true }, [key]);
+      const unsignedExecution = deliver({ parameters: { city: 'Rome' } }, undefined);
+      const headerOnly = (body: string) => standardWebhookHeaders('exec_9', NOW, body, { primary: key, all: [key] });
+      const signature = (JSON.parse(signed.body) as { signature: string }).signature;
+
+      const cases: Array<Omit<Vector, 'expect'>> = [
+        { name: 'a signed execution', ...signed, keys: [key], now: NOW },
+        { name: 'a tampered body', body: signed.body.replace('Paris', 'Lyon'), headers: signed.headers, keys: [key], now: NOW },
+        { name: 'whitespace added to the body', body: signed.body.replace(':', ': '), headers: signed.headers, keys: [key], now: NOW },
+        { name: 'a changed webhook-id', body: signed.body, headers: { ...signed.headers, 'webhook-id': 'exec_2' }, keys: [key], now: NOW },
+        { name: 'a changed webhook-timestamp', body: signed.body, headers: { ...signed.headers, 'webhook-timestamp': String(NOW + 1) }, keys: [key], now: NOW },
+        { name: 'another key', ...signed, keys: [strangerKey], now: NOW },
+        {
+          name: 'header names in capitals',
+          body: signed.body,
+          headers: Object.fromEntries(Object.entries(signed.headers).map(([name, value]) => [name.toUpperCase(), value])),
+          keys: [key],
+          now: NOW,
+        },
+        {
+          name: 'the signature header repeated',
+          body: signed.body,
+          headers: { ...signed.headers, 'webhook-signature': ['v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', signed.headers['webhook-signature']] },
+          keys: [key],
+          now: NOW,
+        },
+        { name: 'webhook-id repeated', body: signed.body, headers: { ...signed.headers, 'webhook-id': ['exec_1', 'exec_1'] }, keys: [key], now: NOW },
+        { name: 'rotation: the old key only', ...rotating, keys: [key], now: NOW },
+        { name: 'rotation: the new key', ...rotating, keys: [newKey], now: NOW },
+        { name: 'rotation: both keys held', ...rotating, keys: [key, newKey], now: NOW },
+        { name: 'five minutes late', ...signed, keys: [key], now: NOW + 300 },
+        { name: 'five minutes early', ...signed, keys: [key], now: NOW - 300 },
+        { name: 'too late', ...signed, keys: [key], now: NOW + 301 },
+        { name: 'too early', ...signed, keys: [key], now: NOW - 301 },
+        { name: 'a custom tolerance passed', ...signed, keys: [key], now: NOW + 31, toleranceSeconds: 30 },
+        { name: 'a custom tolerance kept', ...signed, keys: [key], now: NOW + 30, toleranceSeconds: 30 },
+        { name: 'no webhook-id', body: signed.body, headers: without(signed.headers, 'webhook-id'), keys: [key], now: NOW },
+        { name: 'no webhook-timestamp', body: signed.body, headers: without(signed.headers, 'webhook-timestamp'), keys: [key], now: NOW },
+        { name: 'a signed body without its webhook-signature header', body: signed.body, headers: without(signed.headers, 'webhook-signature'), keys: [key], now: NOW },
+        { name: 'no headers at all', body: signed.body, headers: {}, keys: [key], now: NOW },
+        ...['', 'v1,', 'v1', 'v1,not base64!', `v2,${signed.headers['webhook-signature'].slice(3)}`, `V1,${signed.headers['webhook-signature'].slice(3)}`, `v1,${Buffer.alloc(31).toString('base64')}`].map(
+          (value, index) => ({ name: `malformed webhook-signature ${index + 1}`, body: signed.body, headers: { ...signed.headers, 'webhook-signature': value }, keys: [key], now: NOW }),
+        ),
+        ...['soon', '1.7e9', '-1700000000', `${NOW} `, '17000000000000000000'].map((value, index) => ({
+          name: `malformed webhook-timestamp ${index + 1}`,
+          body: signed.body,
+          headers: { ...signed.headers, 'webhook-timestamp': value },
+          keys: [key],
+          now: NOW,
+        })),
+        { name: 'an upper-case body signature', body: signed.body.replace(signature, signature.toUpperCase()), headers: signed.headers, keys: [key], now: NOW },
+        { name: 'a key after the body signature', body: signed.body.replace(`"signature":"${signature}"`, `"signature":"${signature}","extra":1`), headers: signed.headers, keys: [key], now: NOW },
+        { name: 'no keys held', ...signed, keys: [], now: NOW },
+        { name: 'non-ASCII parameters, escaped', ...unicode, keys: [key], now: NOW },
+        { name: 'integers beyond 2^53', ...big, keys: [key], now: NOW },
+        { name: 'the registration test of a tenant without a key', ...test, keys: [key], now: NOW },
+        { name: 'the signed registration test', ...signedTest, keys: [key], now: NOW },
+        { name: 'the signed registration test, another key', ...signedTest, keys: [strangerKey], now: NOW },
+        { name: 'an unsigned registration test with a forged header', body: test.body, headers: { ...test.headers, 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` }, keys: [key], now: NOW },
+        { name: 'an unsigned execution', ...unsignedExecution, keys: [key], now: NOW },
+        { name: 'an unsigned execution with valid headers', body: unsignedExecution.body, headers: headerOnly(unsignedExecution.body), keys: [key], now: NOW },
+        ...['not json', '[1,2]', 'null', '{"action_name":"a"}', '{"action_name":"a","parameters":[],"timestamp":1}'].map((body, index) => ({
+          name: `a header-verified body that is not a call ${index + 1}`,
+          body,
+          headers: headerOnly(body),
+          keys: [key],
+          now: NOW,
+        })),
+      ];
+      return cases.map((vector) => {
+        const options = { now: () => vector.now, ...(vector.toleranceSeconds === undefined ? {} : { toleranceSeconds: vector.toleranceSeconds }) };
+        const verdict = verifyWebhook(vector.body, vector.headers, vector.keys, options);
+        return {
+          ...vector,
+          expect: {
+            verifyWebhook: verdict.ok ? { ok: true } : verdict,
+            verifyStandardWebhook: verifyStandardWebhook(vector.body, vector.headers, vector.keys, options),
+            verifyBodySignature: verifyBodySignature(vector.body, vector.keys),
+          },
+        };
+      });
+    }
+
+    it('are what the service sends and what the kit decides (UPDATE_RECEIVER_KIT_VECTORS=1 rewrites them)', () => {
+      const vectors = buildVectors();
+      const text = `${JSON.stringify(vectors, null, 2)}\n`;
+      if (process.env.UPDATE_RECEIVER_KIT_VECTORS === '1') writeFileSync(VECTORS_FILE, text);
+      expect(readFileSync(VECTORS_FILE, 'utf8')).toBe(text);
+      // Not vacuous: both verdicts occur, and every reason the kit gives is among them.
+      const reasons = new Set(vectors.map(({ expect: { verifyWebhook: verdict } }) => (verdict.ok ? 'ok' : verdict.reason)));
+      expect([...reasons].sort()).toEqual([
+        'body is not JSON',
+        'body is not a JSON object',
+        'body is not a webhook call',
+        'body signature does not match',
+        'malformed webhook-timestamp header',
+        'missing body signature',
+        'missing or repeated webhook-id header',
+        'missing or repeated webhook-timestamp header',
+        'missing webhook-signature header',
+        'no v1 signature in webhook-signature header',
+        'ok',
+        'webhook-signature does not match',
+        'webhook-timestamp outside the tolerance',
+      ]);
     });
   });
 });

@@ -1,0 +1,59 @@
+import { inexactNumbers, numberLiterals, recordNumberLiterals } from './json-numbers';
+
+/** A body read as the service reads one that forwards its numbers. */
+function read(text: string): Record<string, unknown> {
+  const value = JSON.parse(text) as Record<string, unknown>;
+  recordNumberLiterals(text, value);
+  return value;
+}
+
+describe('number literals of forwarded bodies', () => {
+  it('records nothing when every number is one a JavaScript number holds (the common case costs one regex test)', () => {
+    const value = read('{"a":1.5,"b":-123,"c":[0.1,1e-7,9007199254740991],"d":"12345678901234567890"}');
+    expect(numberLiterals(value)).toBeUndefined();
+    expect(numberLiterals(value.c as object)).toBeUndefined();
+    expect(inexactNumbers(value, 'parameters')).toEqual([]);
+  });
+
+  it('keeps the digits of integers beyond 2^53, wherever they are, beside the JavaScript view', () => {
+    const value = read('{"id":9007199254740993,"nested":{"list":[1,12345678901234567890,{"x":-98765432109876543210123456789}]},"fine":2}');
+    expect(value.id).toBe(9007199254740992); // the JavaScript view, which validation sees
+    expect([...(numberLiterals(value) ?? [])]).toEqual([['id', { value: 9007199254740992, forward: '9007199254740993' }]]);
+    const list = (value.nested as { list: [number, number, { x: number }] }).list;
+    expect([...(numberLiterals(list) ?? [])]).toEqual([['1', { value: Number('12345678901234567890'), forward: '12345678901234567890' }]]);
+    expect(numberLiterals(list[2])?.get('x')).toEqual({ value: Number('-98765432109876543210123456789'), forward: '-98765432109876543210123456789' });
+    // Every container on the way is marked, so a walk finds them; the others are not.
+    expect(numberLiterals(value.nested as object)).toEqual(new Map());
+    expect(inexactNumbers(value, 'parameters')).toEqual([]);
+  });
+
+  it('records nothing for fractions and exponents whose value is the float\'s own shortest form', () => {
+    const value = read('{"a":0.30000000000000004,"b":1e23,"c":1.5E+300,"d":-0.0,"e":2.50,"f":1e-7,"g":100e-2,"h":12345678.12345678}');
+    expect(numberLiterals(value)).toBeUndefined();
+    expect(inexactNumbers(value, 'parameters')).toEqual([]);
+  });
+
+  it('names every number a float would change, with what it would become', () => {
+    const value = read(
+      '{"parameters":{"price":0.100000000000000000000000000001,"tiny":1e-400,"list":[1,0.10000000000000001,{"pi":3.14159265358979323846}],"ok":0.5}}',
+    );
+    expect(inexactNumbers(value.parameters, 'parameters')).toEqual([
+      'parameters.price: cannot be forwarded exactly: a 64-bit float makes it 0.1 (send such a number as a string)',
+      'parameters.tiny: cannot be forwarded exactly: a 64-bit float makes it 0 (send such a number as a string)',
+      'parameters.list.1: cannot be forwarded exactly: a 64-bit float makes it 0.1 (send such a number as a string)',
+      'parameters.list.2.pi: cannot be forwarded exactly: a 64-bit float makes it 3.141592653589793 (send such a number as a string)',
+    ]);
+  });
+
+  it('follows JSON.parse on repeated keys: the last value counts', () => {
+    expect(numberLiterals(read('{"a":12345678901234567890,"a":1}'))).toBeUndefined();
+    expect(numberLiterals(read('{"a":1,"a":12345678901234567890}'))?.get('a')?.forward).toBe('12345678901234567890');
+    expect(inexactNumbers(read('{"a":1e-400,"a":1}'), 'p')).toEqual([]);
+  });
+
+  it('throws a RangeError for a body too deeply nested to read exactly (the caller refuses it)', () => {
+    const depth = 20_000;
+    const text = `${'['.repeat(depth)}12345678901234567890${']'.repeat(depth)}`;
+    expect(() => recordNumberLiterals(text, JSON.parse(text))).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,128 @@
+import { SetMetadata } from '@nestjs/common';
+import { parse as parseLossless } from 'lossless-json';
+
+/**
+ * Numbers as the caller wrote them. `JSON.parse` makes every number a 64-bit float, which cannot hold
+ * 9007199254740993 (it becomes ...992) nor a 30-digit fraction; a gateway that forwarded the float would change
+ * the value in transit, silently. So for the bodies whose numbers are forwarded (an execution's parameters), the
+ * literals that a float does not carry are recorded beside the parsed value:
+ *
+ * - an integer literal beyond 2^53 is forwarded as its digits: every JSON reader keeps the value it can, and
+ *   Python's `json` keeps it exactly, so `json.dumps` still reproduces the signed bytes;
+ * - a fraction or exponent whose decimal value is not the float's own shortest form (a 30-digit fraction,
+ *   `1e-400`) cannot be forwarded unchanged at all: it is reported, and the execution refuses it (400).
+ *
+ * Everything else in the service (validation above all) keeps working on the plain JavaScript value. The record
+ * is a WeakMap keyed by the parsed object or array holding the number, so it lives exactly as long as the body.
+ */
+export interface NumberLiteral {
+  /** The JavaScript number the parsed body holds at this place. */
+  readonly value: number;
+  /** The text to send instead of the number's own serialization, for an integer a float does not hold. */
+  readonly forward?: string;
+  /** Why the literal cannot be forwarded: the value a float makes of it. */
+  readonly problem?: string;
+}
+
+/** Marks a route whose body's numbers are forwarded, so `RawBody` records their literals (see above). */
+export const KEEP_NUMBER_LITERALS = 'agw:keep-number-literals';
+export const KeepNumberLiterals = () => SetMetadata(KEEP_NUMBER_LITERALS, true);
+
+// Per object or array: its members' literals by key (array index as a string). An entry, possibly empty, also
+// marks every container on the way to one, so a walk never descends where nothing was recorded.
+const LITERALS = new WeakMap<object, Map<string, NumberLiteral>>();
+
+// A number JSON.parse may not hold exactly has 16 or more digits (a dot allowed among them) or an exponent; with
+// at most 15 digits and no exponent, the float's shortest form is the literal's own value. Matches inside
+// strings only cost the exact reading below.
+const MAYBE_INEXACT = /(?:\d\.?){16}|\d[eE]/;
+const INTEGER = /^-?\d+$/;
+
+/** The literals recorded for the members of `container`, if any. */
+export function numberLiterals(container: object): ReadonlyMap<string, NumberLiteral> | undefined {
+  return LITERALS.get(container);
+}
+
+/**
+ * Records the literals of `text` (the JSON `value` was parsed from) that `value` does not hold exactly. Throws a
+ * RangeError when the text nests too deeply for the exact reading.
+ */
+export function recordNumberLiterals(text: string, value: unknown): void {
+  if (typeof value !== 'object' || value === null || !MAYBE_INEXACT.test(text)) return;
+  // The same text read again, keeping every number's literal. JSON.parse has already accepted it (and refused
+  // __proto__ keys), so this only repeats its reading; a repeated key keeps the last value, as JSON.parse does.
+  const exact = parseLossless(text, undefined, {
+    parseNumber: (literal: string) => new Literal(literal),
+    onDuplicateKey: ({ newValue }: { newValue: unknown }) => newValue,
+  });
+  align(exact, value);
+}
+
+/** Why each number below `value` cannot be forwarded exactly, as `path.to.field: ...` lines (array items `.0`). */
+export function inexactNumbers(value: unknown, path: string): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const literals = LITERALS.get(value);
+  if (!literals) return [];
+  const problems: string[] = [];
+  for (const [key, literal] of literals) {
+    if (literal.problem) problems.push(`${path}.${key}: ${literal.problem}`);
+  }
+  for (const [key, item] of Object.entries(value)) {
+    problems.push(...inexactNumbers(item, `${path}.${key}`));
+  }
+  return problems;
+}
+
+class Literal {
+  constructor(readonly text: string) {}
+}
+
+/** Walks the exact reading beside the parsed value; true when something was recorded below `parsed`. */
+function align(exact: unknown, parsed: unknown): boolean {
+  if (typeof exact !== 'object' || exact === null || exact instanceof Literal || typeof parsed !== 'object' || parsed === null) return false;
+  const target = parsed as Record<string, unknown>;
+  let recorded = false;
+  for (const [key, item] of Object.entries(exact)) {
+    if (item instanceof Literal) {
+      const literal = classify(item.text, target[key]);
+      if (literal) {
+        literalsOf(target).set(key, literal);
+        recorded = true;
+      }
+    } else if (align(item, target[key])) {
+      recorded = true;
+    }
+  }
+  if (recorded) literalsOf(target);
+  return recorded;
+}
+
+function literalsOf(container: object): Map<string, NumberLiteral> {
+  let literals = LITERALS.get(container);
+  if (!literals) LITERALS.set(container, (literals = new Map()));
+  return literals;
+}
+
+function classify(text: string, value: unknown): NumberLiteral | undefined {
+  if (typeof value !== 'number') return undefined;
+  if (INTEGER.test(text)) return Number.isSafeInteger(value) ? undefined : { value, forward: text };
+  if (sameDecimal(text, String(value))) return undefined;
+  return { value, problem: `cannot be forwarded exactly: a 64-bit float makes it ${String(value)} (send such a number as a string)` };
+}
+
+/** Whether two JSON number texts denote the same decimal value (the sign of zero aside). */
+function sameDecimal(a: string, b: string): boolean {
+  const left = decimal(a);
+  const right = decimal(b);
+  return left.digits === right.digits && (left.digits === '' || (left.negative === right.negative && left.exponent === right.exponent));
+}
+
+/** A number text as sign, significant digits (no leading or trailing zeros) and the power of ten of the last. */
+function decimal(text: string): { negative: boolean; digits: string; exponent: number } {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!match) throw new TypeError(`not a JSON number: ${text}`);
+  const [, sign, whole, fraction = '', power = '0'] = match;
+  const all = `${whole}${fraction}`.replace(/^0+/, '');
+  const digits = all.replace(/0+$/, '');
+  return { negative: sign === '-', digits, exponent: Number(power) - fraction.length + (all.length - digits.length) };
+}

@@ -1,0 +1,29 @@
+import { ConfigError } from '../config/config.error';
+import { EmbeddedDatabaseInUseError } from '../database/embedded-postgres';
+import { describeStartupFailure } from './startup-failure';
+
+const listenError = (code: string) => Object.assign(new Error(`listen ${code}`), { code, syscall: 'listen', address: '127.0.0.1', port: 3000 });
+
+describe('describeStartupFailure', () => {
+  it.each([
+    [new ConfigError([{ variable: 'PORT', problem: 'is wrong' }]), 'Configuration error: PORT is wrong'],
+    [
+      new EmbeddedDatabaseInUseError({ pid: 42, host: '127.0.0.1', port: 5000 }, '/srv/data'),
+      'Cannot start: the embedded database is in use by process 42 (another service on DATA_DIR /srv/data): stop that one or set another DATA_DIR',
+    ],
+    [listenError('EADDRINUSE'), 'Cannot start: 127.0.0.1:3000 is already in use by another process (set PORT, or HOST)'],
+    [listenError('EACCES'), 'Cannot start: not allowed to listen on 127.0.0.1:3000 (ports below 1024 need privileges: set PORT)'],
+    [listenError('EADDRNOTAVAIL'), 'Cannot start: 127.0.0.1 is not an address of this machine (set HOST)'],
+    [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      'Cannot start: the database does not answer (connect ECONNREFUSED 127.0.0.1:5432): check DATABASE_URL',
+    ],
+  ])('says in one line what to fix for %s', (error, line) => {
+    expect(describeStartupFailure(error)).toBe(line);
+  });
+
+  it('leaves anything else to be printed with its stack', () => {
+    expect(describeStartupFailure(new TypeError('x is undefined'))).toBeUndefined();
+    expect(describeStartupFailure(undefined)).toBeUndefined();
+  });
+});

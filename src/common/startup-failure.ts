@@ -1,0 +1,23 @@
+import { ConfigError } from '../config/config.error';
+import { EmbeddedDatabaseInUseError } from '../database/embedded-postgres';
+import { isDatabaseUnavailable } from './database-errors';
+
+/**
+ * The line (or, for configuration, the lines) an operator reads when the service or a command cannot start for
+ * a reason they can fix: the configuration, a data directory another service holds, a port already taken or
+ * not allowed, a database that does not answer. `undefined` for anything else, which is a bug and keeps its
+ * stack trace.
+ */
+export function describeStartupFailure(error: unknown): string | undefined {
+  if (error instanceof ConfigError) return error.message;
+  if (error instanceof EmbeddedDatabaseInUseError) return `Cannot start: ${error.message}`;
+  const { code, syscall, address, port, message } = (error ?? {}) as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (syscall === 'listen') {
+    const where = `${address ?? 'the address'}:${port ?? '?'}`;
+    if (code === 'EADDRINUSE') return `Cannot start: ${where} is already in use by another process (set PORT, or HOST)`;
+    if (code === 'EACCES') return `Cannot start: not allowed to listen on ${where} (ports below 1024 need privileges: set PORT)`;
+    if (code === 'EADDRNOTAVAIL') return `Cannot start: ${address} is not an address of this machine (set HOST)`;
+  }
+  if (isDatabaseUnavailable(error)) return `Cannot start: the database does not answer (${message ?? code}): check DATABASE_URL`;
+  return undefined;
+}

@@ -1,0 +1,74 @@
+import { AdminService } from '../../src/admin/admin.service';
+import { HmacKeysRepository } from '../../src/webhooks/hmac-keys.repository';
+import { HmacKeysService } from '../../src/webhooks/hmac-keys.service';
+import { HmacKeyNotFoundError } from '../../src/webhooks/webhooks.errors';
+import { TwoTenants, twoTenantSuite } from '../support/medium';
+
+/** Tenant A manages its HMAC keys with tenant B's key ids: nothing of B's is read, revoked or signed with. */
+describe('HMAC keys: tenant A never reaches tenant B (medium)', () => {
+  const suite = twoTenantSuite();
+  let world: TwoTenants;
+  let repository: HmacKeysRepository;
+  let keys: HmacKeysService;
+  let admin: AdminService;
+  beforeEach(() => {
+    ({ world } = suite);
+    repository = suite.services.get(HmacKeysRepository);
+    keys = suite.services.get(HmacKeysService);
+    admin = suite.services.get(AdminService);
+  });
+
+  const bKeyIds = () => world.b.hmacKeys.map((key) => key.id);
+  const bSigningKeys = () => ({ primary: world.b.hmacKeys[1].key, all: [world.b.hmacKeys[1].key, world.b.hmacKeys[0].key] });
+
+  describe('HmacKeysRepository', () => {
+    it('listByTenant and listActive list A’s keys only', async () => {
+      expect((await world.byA(() => repository.listByTenant(world.a.id))).map((key) => key.id)).toEqual([world.a.hmacKeys[0].id]);
+      expect((await world.byA(() => repository.listActive(world.a.id))).map((key) => key.id)).toEqual([world.a.hmacKeys[0].id]);
+    });
+
+    it('findByTenantAndId finds none of B’s keys for A', async () => {
+      for (const id of bKeyIds()) expect(await world.byA(() => repository.findByTenantAndId(world.a.id, id))).toBeNull();
+    });
+
+    it('revoke with B’s key id revokes nothing', async () => {
+      for (const id of bKeyIds()) await world.byA(() => repository.revoke(world.a.id, id, new Date()));
+    });
+  });
+
+  describe('HmacKeysService', () => {
+    it('list shows A’s keys only, A’s own key primary', async () => {
+      expect(await world.byA(() => keys.list(world.a.id))).toEqual([expect.objectContaining({ id: world.a.hmacKeys[0].id, primary: true })]);
+    });
+
+    it('signingKeys gives A’s plaintext keys only, also right after B’s were read (and cached)', async () => {
+      expect(await keys.signingKeys(world.b.id)).toEqual(bSigningKeys());
+      const mine = { primary: world.a.hmacKeys[0].key, all: [world.a.hmacKeys[0].key] };
+      expect(await world.byA(() => keys.signingKeys(world.a.id))).toEqual(mine);
+    });
+
+    it('create makes a key for A without changing B’s keys or which of B’s is primary', async () => {
+      expect(await keys.signingKeys(world.b.id)).toEqual(bSigningKeys());
+      const created = await world.byA(() => keys.create(world.a.id));
+      expect(created.primary).toBe(true);
+      expect((await world.byA(() => keys.signingKeys(world.a.id)))?.primary).toBe(created.key);
+      expect(await keys.signingKeys(world.b.id)).toEqual(bSigningKeys());
+      expect((await keys.list(world.b.id)).find((key) => key.primary)?.id).toBe(world.b.hmacKeys[1].id);
+    });
+
+    it('revoke with B’s key id is Key not found, and B still signs with it', async () => {
+      for (const id of bKeyIds()) await expect(world.byA(() => keys.revoke(world.a.id, id))).rejects.toThrow(HmacKeyNotFoundError);
+      expect(await keys.signingKeys(world.b.id)).toEqual(bSigningKeys());
+    });
+  });
+
+  describe('AdminService', () => {
+    it('lists, creates and revokes A’s keys, and refuses B’s key ids', async () => {
+      const created = await world.byA(() => admin.createHmacKey(world.a.id));
+      expect((await world.byA(() => admin.listHmacKeys(world.a.id))).map((key) => key.id)).toEqual([created.id, world.a.hmacKeys[0].id]);
+      for (const id of bKeyIds()) await expect(world.byA(() => admin.revokeHmacKey(world.a.id, id))).rejects.toThrow(HmacKeyNotFoundError);
+      await world.byA(() => admin.revokeHmacKey(world.a.id, created.id));
+      expect(await keys.signingKeys(world.a.id)).toEqual({ primary: world.a.hmacKeys[0].key, all: [world.a.hmacKeys[0].key] });
+    });
+  });
+});

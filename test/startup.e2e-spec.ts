@@ -1,0 +1,62 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call } from './support/http';
+import { ServiceProcess } from './support/process';
+
+/** What an operator sees when the built service cannot do its work yet: one plain line, or a clear log line. */
+describe('starting the service', () => {
+  const freshDataDir = () => mkdtempSync(join(tmpdir(), 'agw-startup-'));
+
+  it('on a port another process holds: one line naming the address, exit 1', async () => {
+    const holder: Server = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const service = ServiceProcess.start({ DATA_DIR: freshDataDir(), HOST: '127.0.0.1', PORT: String(port) });
+      expect((await service.exit()).code).toBe(1);
+      expect(service.output.join('')).toBe(`Cannot start: 127.0.0.1:${port} is already in use by another process (set PORT, or HOST)\n`);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it('on an unmigrated database: says so at start, is not ready, answers 503, and logs queries as JSON without values', async () => {
+    const dataDir = freshDataDir();
+    const service = ServiceProcess.start({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', RUN_MIGRATIONS: 'false', LOG_LEVEL: 'debug' });
+    try {
+      const url = await service.ready(dataDir, 90_000); // a fresh embedded database is slow to create on a busy machine
+      const adminKey = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).ADMIN_API_KEY as string;
+
+      const ready = await call(url, 'GET', '/readyz');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({ error: 'Service unavailable', details: 'migrations: down' });
+      const created = await call(url, 'POST', '/api/v1/admin/tenants', { token: adminKey, body: { name: 'tenant-name-never-logged' } });
+      expect(created.status).toBe(503);
+      expect(created.body).toEqual({ error: 'Service unavailable' });
+      const exchanged = await call(url, 'POST', '/api/v1/gateway/token/exchange', { body: { api_token: 'agw_token-never-logged' } });
+      expect(exchanged.status).toBe(503);
+      expect(exchanged.body).toEqual({ error: 'Service unavailable' });
+    } finally {
+      await service.stop();
+    }
+
+    const output = service.output.join('');
+    const lines = output.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+    expect(lines.find((line) => line.context === 'Migrations')).toMatchObject({
+      level: 40,
+      pending: ['InitialSchema1763776800000', 'Executions1763780400000'],
+      msg: expect.stringContaining('2 database migration(s) pending: run "npm run migration:run"'),
+    });
+    const failed = lines.filter((line) => line.context === 'Database' && line.msg === 'query failed');
+    expect(failed.map((line) => line.sql)).toContainEqual(expect.stringMatching(/^INSERT INTO "tenants"/));
+    expect(lines.filter((line) => line.context === 'HttpErrorFilter').map((line) => [line.level, line.cause?.code])).toEqual([
+      [40, '42P01'],
+      [40, '42P01'],
+    ]);
+    expect(output).not.toContain('tenant-name-never-logged');
+    expect(output).not.toContain('token-never-logged');
+    expect(output).not.toMatch(/PARAMETERS|"parameters"/);
+  }, 120_000);
+});
