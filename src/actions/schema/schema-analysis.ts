@@ -19,8 +19,12 @@ export const INLINE_LIMITS = {
   nodes: 200,
   /** Characters of all strings (patterns, `$ref`s, enum texts): bounds the RE2 and URI work of compiling. */
   text: 16_384,
-  /** A check whose estimated cost (SchemaCost × parameters, below) is past this. About 15 ns a unit here. */
-  cost: 500_000,
+  /**
+   * A check whose estimated cost (SchemaCost × parameters, below) is past this: the costliest checks within it
+   * take about 10 ms here (`node bench/schema-cost.mjs`; failing `anyOf` branches, which each build an error, are
+   * the slowest per unit).
+   */
+  cost: 100_000,
 };
 
 /**
