@@ -5,8 +5,8 @@ import { recordNumberLiterals } from './json-numbers';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 /**
- * How deeply a body's arrays and objects may nest. Everything downstream that walks a value (the reviver below,
- * canonical JSON, the schema worker's message copy, Ajv's generated code) then recurses a bounded number of times,
+ * How deeply a body's arrays and objects may nest. Everything downstream that walks a value (the exact reading of
+ * numbers, canonical JSON, the schema worker's message copy, Ajv's generated code) then recurses a bounded number of times,
  * and a receiver in Python (whose json module stops near 1,000 levels) can still read what it is sent.
  */
 export const MAX_BODY_DEPTH = 128;
@@ -51,8 +51,10 @@ export class RawBody {
     if (nestsDeeperThan(text, MAX_BODY_DEPTH)) throw new InvalidRequestError(`body: nested deeper than ${MAX_BODY_DEPTH} levels`);
     try {
       // `__proto__` and `constructor.prototype` keys are refused, not silently dropped; numbers too large for a
-      // double would become Infinity, which JSON cannot carry on to a webhook.
-      value = secureJson.parse(text, rejectInfinity, { protoAction: 'error', constructorAction: 'error' });
+      // double would become Infinity, which JSON cannot carry on to a webhook. (Checked after parsing rather than
+      // by a reviver, which cost a call per value: 100 ms for a 400 KB body of small numbers.)
+      value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+      if (hasNonFiniteNumber(value)) throw new Error('number out of range');
     } catch (error) {
       throw new InvalidRequestError(`body: malformed JSON (${(error as Error).message})`);
     }
@@ -89,9 +91,18 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-function rejectInfinity(_key: string, value: unknown): unknown {
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new Error('number out of range');
-  return value;
+/** Whether a parsed value holds Infinity (a literal beyond a double's range); one pass, no recursion. */
+function hasNonFiniteNumber(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'number') {
+      if (!Number.isFinite(next)) return true;
+    } else if (next !== null && typeof next === 'object') {
+      for (const item of Array.isArray(next) ? next : Object.values(next)) pending.push(item);
+    }
+  }
+  return false;
 }
 
 /** Reads every body (up to 1 MB, else 413) as bytes, whatever its type; `RawBody.parseObject` decides later. */

@@ -54,7 +54,7 @@ const ISOLATING_KEYWORDS = ['$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$
 
 /** The contract's rules and structural limits first (cheap, whatever the size), then the cost and where it may run. */
 export function analyzeSchema(schema: Record<string, unknown>, patterns: PatternCache): SchemaAnalysis {
-  if (depthOf(schema, MAX_SCHEMA_DEPTH + 1) > MAX_SCHEMA_DEPTH) return { kind: 'refused', problem: `is nested deeper than ${MAX_SCHEMA_DEPTH} levels` };
+  if (depthOf(schema, MAX_SCHEMA_DEPTH + 1, MAX_SCHEMA_NODES) > MAX_SCHEMA_DEPTH) return { kind: 'refused', problem: `is nested deeper than ${MAX_SCHEMA_DEPTH} levels` };
   const size = sizeOf(schema, MAX_SCHEMA_NODES + 1);
   if (size.nodes > MAX_SCHEMA_NODES) return { kind: 'refused', problem: `has more than ${MAX_SCHEMA_NODES} values` };
   if (size.text > MAX_SCHEMA_TEXT) return { kind: 'refused', problem: `has more than ${MAX_SCHEMA_TEXT} characters of keys and strings` };
@@ -107,35 +107,40 @@ export function fitsInline(cost: SchemaCost, parameters: unknown): boolean {
   return true;
 }
 
-/** How deeply objects and arrays nest, counting no further than `limit` (so a hostile value costs little). */
-function depthOf(value: unknown, limit: number): number {
+/**
+ * How deeply objects and arrays nest, counting no further than `limit` levels nor `budget` values (so a hostile
+ * value costs little; past the budget, sizeOf refuses it anyway).
+ */
+function depthOf(value: unknown, limit: number, budget: number): number {
   let deepest = 0;
-  const pending: Array<[unknown, number]> = [[value, 1]];
+  let seen = 0;
+  const pending: Array<[object, number]> = value !== null && typeof value === 'object' ? [[value, 1]] : [];
   while (pending.length > 0) {
-    const [next, depth] = pending.pop() as [unknown, number];
-    if (next === null || typeof next !== 'object') continue;
+    const [next, depth] = pending.pop() as [object, number];
     deepest = Math.max(deepest, depth);
     if (deepest >= limit) return deepest;
-    for (const item of Object.values(next)) if (item !== null && typeof item === 'object') pending.push([item, depth + 1]);
+    const members = Array.isArray(next) ? next : Object.values(next);
+    seen += members.length;
+    if (seen > budget) return deepest;
+    for (const item of members) if (item !== null && typeof item === 'object') pending.push([item, depth + 1]);
   }
   return deepest;
 }
 
 /** How many values `value` holds and how many characters its strings (keys included) have, up to `limit` values. */
 function sizeOf(value: unknown, limit: number): { nodes: number; text: number } {
-  let nodes = 0;
+  let nodes = 1;
   let text = 0;
   const pending: unknown[] = [value];
-  while (pending.length > 0 && nodes < limit) {
+  while (pending.length > 0) {
     const next = pending.pop();
-    nodes += 1;
     if (typeof next === 'string') text += next.length;
-    else if (next !== null && typeof next === 'object') {
-      for (const [key, item] of Object.entries(next)) {
-        text += key.length;
-        pending.push(item);
-      }
-    }
+    if (next === null || typeof next !== 'object') continue;
+    const keys = Array.isArray(next) ? undefined : Object.keys(next);
+    nodes += keys ? keys.length : (next as unknown[]).length; // counted before anything is copied
+    if (nodes > limit) return { nodes, text };
+    if (keys) for (const key of keys) text += key.length;
+    for (const item of Array.isArray(next) ? next : Object.values(next)) pending.push(item);
   }
   return { nodes, text };
 }
