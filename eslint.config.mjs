@@ -16,8 +16,8 @@ const nodeGlobals = {
   Buffer: 'readonly',
 };
 
-// What Node (18+) has of the web platform, used by the receiver kit and the example receivers.
-const webGlobals = { URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', Headers: 'readonly' };
+// What Node (18+) has of the web platform, used by the receiver kit and the examples (llm-agent.mjs calls fetch).
+const webGlobals = { URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', Headers: 'readonly', fetch: 'readonly' };
 
 const unusedVars = [
   'error',

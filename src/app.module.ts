@@ -11,6 +11,7 @@ import { DatabaseModule } from './database/database.module';
 import { ExecutionsHttpModule } from './executions/executions-http.module';
 import { HealthHttpModule } from './health/health-http.module';
 import { MetricsHttpModule } from './metrics/metrics-http.module';
+import { ToolsHttpModule } from './tools/tools-http.module';
 
 @Module({})
 export class AppModule {
@@ -26,6 +27,7 @@ export class AppModule {
         AuthHttpModule,
         ActionsHttpModule,
         ExecutionsHttpModule,
+        ToolsHttpModule,
         AdminHttpModule,
         HealthHttpModule,
         MetricsHttpModule,

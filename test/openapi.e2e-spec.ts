@@ -52,12 +52,14 @@ describe('OpenAPI description', () => {
       'GET /api/v1/gateway/actions',
       'GET /api/v1/gateway/actions/{action_name}',
       'GET /api/v1/gateway/actions/{action_name}/executions',
+      'GET /api/v1/gateway/tools',
       'PATCH /api/v1/admin/tenants/{tenant_id}',
       'POST /api/v1/admin/tenants',
       'POST /api/v1/admin/tenants/{tenant_id}/api-tokens',
       'POST /api/v1/admin/tenants/{tenant_id}/hmac-keys',
       'POST /api/v1/gateway/actions',
       'POST /api/v1/gateway/actions/{action_name}/execute',
+      'POST /api/v1/gateway/mcp',
       'POST /api/v1/gateway/token/exchange',
       'PUT /api/v1/gateway/actions/{action_name}',
     ]);
@@ -66,6 +68,12 @@ describe('OpenAPI description', () => {
     expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateActionRequest');
     expect(document.components.schemas.CreateActionRequest.required).toEqual(['name', 'description', 'webhook_url', 'json_schema']);
     expect(document.components.schemas.ActionDto.properties.name.pattern).toBe('^[a-z0-9_]+$');
+    expect(document.paths['/api/v1/gateway/tools'].get.parameters).toEqual([
+      { name: 'format', required: true, in: 'query', schema: { enum: ['openai', 'openai-responses', 'anthropic', 'mcp'], type: 'string' } },
+    ]);
+    const mcp = document.paths['/api/v1/gateway/mcp'].post;
+    expect(Object.keys(mcp.responses).sort()).toEqual(['200', '202', '400', '401', '406', '413', '429']);
+    expect(mcp.responses['401'].headers['WWW-Authenticate'].schema).toEqual({ type: 'string' });
   });
 
   it('names operations for generated clients and documents every status the contract gives', async () => {
@@ -74,7 +82,7 @@ describe('OpenAPI description', () => {
       [
         'exchangeToken', 'listActions', 'createAction', 'getAction', 'updateAction', 'deleteAction', 'executeAction', 'listExecutions',
         'createTenant', 'listTenants', 'getTenant', 'updateTenant', 'createApiToken', 'listApiTokens', 'revokeApiToken',
-        'createHmacKey', 'listHmacKeys', 'revokeHmacKey',
+        'createHmacKey', 'listHmacKeys', 'revokeHmacKey', 'listTools', 'mcpRequest',
       ].sort(),
     );
     // Every operation that takes a body can meet the 1 MB limit.

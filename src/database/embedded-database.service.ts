@@ -1,4 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedPostgres } from './embedded-postgres';
 
@@ -8,7 +10,10 @@ export class EmbeddedDatabaseService implements OnApplicationShutdown {
   private readonly logger = new Logger('EmbeddedDatabase');
   private embedded?: EmbeddedPostgres;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly moduleRef: ModuleRef,
+  ) {}
 
   /** The URL the app connects to: the configured one, or the embedded database's, started on first use. */
   async connectionUrl(): Promise<string> {
@@ -25,7 +30,13 @@ export class EmbeddedDatabaseService implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.embedded?.stop();
+    if (!this.embedded) return;
+    // The pool's connections close before the server does. Nest runs shutdown hooks by module depth, so whether
+    // TypeORM's own hook comes first depends on how deep other modules import things; a pool whose server went
+    // away first logs "Connection terminated unexpectedly" for each idle connection.
+    const dataSource = this.moduleRef.get(DataSource, { strict: false });
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await this.embedded.stop();
     this.embedded = undefined;
   }
 }

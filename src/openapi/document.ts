@@ -60,6 +60,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('auth', 'The token exchange')
     .addTag('actions', 'A tenant\'s actions')
     .addTag('executions', 'Running an action as the platform does, and its log')
+    .addTag('tools', 'The tenant\'s actions as tools for language-model agents: definitions per provider, and the MCP server')
     .addTag('admin', 'The management API the admin panel calls (tenants, API tokens, HMAC keys)')
     .build();
   const document = SwaggerModule.createDocument(app, { ...config, webhooks: WEBHOOKS }, { extraModels: WEBHOOK_MODELS });
@@ -86,7 +87,8 @@ function describeResponseHeaders(operation: OperationObject): void {
     const names = ['X-Request-Id'];
     if (status === '429') names.push(...RATE_LIMIT_HEADERS, 'Retry-After');
     else if (tenantScoped && status !== '401' && status !== '413') names.push(...RATE_LIMIT_HEADERS);
-    response.headers = Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+    // Headers an operation declares itself (WWW-Authenticate on the MCP endpoint's 401) stay, after these.
+    response.headers = { ...Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }])), ...response.headers };
   }
 }
 

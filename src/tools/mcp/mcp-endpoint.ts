@@ -1,0 +1,152 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { ActionNotFoundError } from '../../actions/actions.errors';
+import { isActionName } from '../../actions/action-name';
+import { ServiceUnavailableError } from '../../common/common.errors';
+import { isDatabaseUnavailable } from '../../common/database-errors';
+import { TenantId } from '../../common/tenant-id';
+import { ToolsService } from '../tools.service';
+
+/** How many tools one `tools/list` page holds; a longer list continues with `nextCursor`. */
+export const TOOLS_PAGE_SIZE = 50;
+/** The `_meta` key of a tool result that carries the execution (as `GET …/executions` shows it). */
+export const EXECUTION_META_KEY = 'action-gateway/execution';
+
+const SERVER_INFO = { name: 'action-gateway', version: '1.0.0' };
+/** JSON-RPC's error codes (the SDK's ErrorCode). */
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+const INSTRUCTIONS =
+  "Each tool is one of this tenant's actions: calling it sends a signed request to the action's webhook and returns the webhook's result as text.";
+
+/**
+ * The MCP server (Streamable HTTP, stateless): every HTTP request gets a server and transport of its own for the
+ * authenticated tenant, so any replica can answer any request and nothing is kept between them. Answers are JSON
+ * (`enableJsonResponse`), never an SSE stream: nothing here sends progress or server-initiated messages.
+ *
+ * The SDK's low-level `Server` is used rather than `McpServer`: tools here are defined by JSON Schemas stored
+ * with the actions, not by zod schemas registered in code.
+ */
+@Injectable()
+export class McpEndpoint {
+  private readonly logger = new Logger('Mcp');
+  /** The SDK (with zod) takes a few hundred milliseconds to load: loaded at the first MCP request, not at boot. */
+  private sdk?: Promise<Sdk>;
+
+  constructor(private readonly tools: ToolsService) {}
+
+  /** Answers one Streamable HTTP POST whose body the app has already read and parsed. */
+  async handle(tenantId: TenantId, request: Request, body: unknown): Promise<Response> {
+    const sdk = await (this.sdk ??= loadSdk());
+    const server = this.serverFor(sdk, tenantId, body);
+    const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    transport.onerror = (error) => this.logger.debug({ err: error }, 'MCP request refused by the transport');
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      await server.close();
+    }
+  }
+
+  private serverFor(sdk: Sdk, tenantId: TenantId, body: unknown) {
+    const server = new sdk.Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(sdk.ListToolsRequestSchema, (request) => this.guarded(() => this.listTools(tenantId, request.params?.cursor)));
+    server.setRequestHandler(sdk.CallToolRequestSchema, (request) =>
+      this.guarded(() => this.callTool(tenantId, request.params.name, originalArguments(body) ?? request.params.arguments ?? {})),
+    );
+    return server;
+  }
+
+  private async listTools(tenantId: TenantId, cursor: string | undefined): Promise<ListToolsResult> {
+    const tools = await this.tools.mcpTools(tenantId);
+    const after = cursor === undefined ? undefined : parseCursor(cursor);
+    // Names sort bytewise (COLLATE "C"), as JavaScript compares them: the page starts after the cursor's name, so a
+    // tool added or removed between pages neither repeats nor shifts the others.
+    const start = after === undefined ? 0 : tools.findIndex((tool) => tool.name > after);
+    const page = start < 0 ? [] : tools.slice(start, start + TOOLS_PAGE_SIZE);
+    const more = start >= 0 && start + TOOLS_PAGE_SIZE < tools.length;
+    return more ? { tools: page, nextCursor: makeCursor(page[page.length - 1].name) } : { tools: page };
+  }
+
+  private async callTool(tenantId: TenantId, name: string, parameters: Record<string, unknown>): Promise<CallToolResult> {
+    let outcome;
+    try {
+      outcome = await this.tools.call(tenantId, name, parameters);
+    } catch (error) {
+      // Another tenant's action is as unknown as one that does not exist: the same error, word for word.
+      if (error instanceof ActionNotFoundError) throw new JsonRpcError(INVALID_PARAMS, isActionName(name) ? `Unknown tool: ${name}` : 'Unknown tool');
+      throw error;
+    }
+    if (!outcome.ran) return { content: [{ type: 'text', text: outcome.error }], isError: true };
+    const execution = outcome.execution;
+    const failed = execution.status === 'failed';
+    return {
+      content: [{ type: 'text', text: failed ? execution.error : (execution.result ?? '') }],
+      isError: failed,
+      _meta: { [EXECUTION_META_KEY]: execution },
+    };
+  }
+
+  /** Failures other than the protocol's own never reach the client with their internals. */
+  private async guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof JsonRpcError) throw error;
+      if (error instanceof ServiceUnavailableError || isDatabaseUnavailable(error)) {
+        this.logger.warn({ err: error }, 'database unavailable');
+        throw new JsonRpcError(INTERNAL_ERROR, 'Service unavailable');
+      }
+      this.logger.error({ err: error }, 'unexpected failure');
+      throw new JsonRpcError(INTERNAL_ERROR, 'Internal server error');
+    }
+  }
+}
+
+/**
+ * The `arguments` of the request body itself rather than the SDK's parsed copy: the body's objects carry the
+ * literals of numbers a JavaScript number does not hold (json-numbers.ts), so a tool call forwards 9007199254740993
+ * digit for digit, as execute does. One message per request (the body is an object), already checked by the SDK.
+ */
+function originalArguments(body: unknown): Record<string, unknown> | undefined {
+  const params = isRecord(body) && body.method === 'tools/call' && isRecord(body.params) ? body.params : undefined;
+  return params && isRecord(params.arguments) ? params.arguments : undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+async function loadSdk() {
+  const [{ Server }, { WebStandardStreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { Server, WebStandardStreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema };
+}
+
+/**
+ * A JSON-RPC error for the SDK to send as `{code, message}`. (The SDK's McpError would put "MCP error <code>: "
+ * in front of the message on the wire; its client adds that prefix itself.)
+ */
+class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An opaque cursor: the last tool name of the previous page. */
+function makeCursor(name: string): string {
+  return Buffer.from(name, 'utf8').toString('base64url');
+}
+
+function parseCursor(cursor: string): string {
+  const name = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!isActionName(name) || makeCursor(name) !== cursor) throw new JsonRpcError(INVALID_PARAMS, 'Invalid cursor');
+  return name;
+}

@@ -1,0 +1,75 @@
+import { Body, Controller, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CurrentTenant } from '../../auth/current-principal.decorator';
+import { ApiErrors } from '../../common/api-errors.decorator';
+import { ErrorBody } from '../../common/error-body';
+import { KeepNumberLiterals } from '../../common/json-numbers';
+import { GATEWAY_PREFIX } from '../../common/routes';
+import { TenantId } from '../../common/tenant-id';
+import { McpAuthenticated } from './bearer-challenge.guard';
+import { McpEndpoint } from './mcp-endpoint';
+
+/** The request headers the Streamable HTTP transport reads. */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
+const JSON_RPC_EXAMPLE = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 'Oslo' } } };
+
+@ApiTags('tools')
+@ApiBearerAuth()
+@Controller(GATEWAY_PREFIX)
+export class McpController {
+  constructor(private readonly mcp: McpEndpoint) {}
+
+  @Post('mcp')
+  @McpAuthenticated()
+  @KeepNumberLiterals()
+  @ApiOperation({
+    operationId: 'mcpRequest',
+    summary: 'Model Context Protocol server (Streamable HTTP, stateless): tools/list and tools/call over the tenant\'s actions',
+    description:
+      'One JSON-RPC message per POST (a batch, an array, is the gateway\'s 400 like any body that is not an object), `Accept: application/json, text/event-stream`; answers are JSON. GET and DELETE are 405 ' +
+      '(no sessions, no server-sent stream). A 401 carries `WWW-Authenticate: Bearer realm="action-gateway"`. Every POST counts ' +
+      'against the rate limit; past it the answer is the gateway\'s 429, not a JSON-RPC message. See docs/llm-tools.md.',
+  })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true, example: JSON_RPC_EXAMPLE }, description: 'A JSON-RPC 2.0 request or notification' })
+  @ApiResponse({ status: 200, description: 'The JSON-RPC response', schema: { type: 'object', additionalProperties: true } })
+  @ApiResponse({ status: 202, description: 'A notification was accepted (no body)' })
+  @ApiResponse({
+    status: 400,
+    description: 'A body that is not a JSON object (the gateway\'s error body), or not a JSON-RPC message (a JSON-RPC error, code -32700)',
+    schema: { type: 'object', additionalProperties: true },
+  })
+  @ApiResponse({ status: 406, description: 'Accept does not list both application/json and text/event-stream (a JSON-RPC error)' })
+  @ApiResponse({
+    status: 401,
+    description: 'Bearer token missing, invalid or expired',
+    type: ErrorBody,
+    example: { error: 'Invalid token' },
+    headers: { 'WWW-Authenticate': { description: 'Bearer realm="action-gateway" (with error="invalid_token" when a token was sent)', schema: { type: 'string' } } },
+  })
+  @ApiErrors(413, 429)
+  async handle(
+    @CurrentTenant() tenantId: TenantId,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<void> {
+    const response = await this.mcp.handle(tenantId, toWebRequest(request), body);
+    reply.status(response.status);
+    response.headers.forEach((value, name) => {
+      reply.header(name, name === 'content-type' && value === 'application/json' ? 'application/json; charset=utf-8' : value);
+    });
+    const text = await response.text();
+    reply.send(text === '' ? undefined : text);
+  }
+}
+
+/** The transport reads web-standard requests; the body is passed to it already parsed. */
+function toWebRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const name of TRANSPORT_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  return new Request(`http://localhost/${GATEWAY_PREFIX}/mcp`, { method: 'POST', headers });
+}

@@ -1,0 +1,32 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CurrentTenant } from '../auth/current-principal.decorator';
+import { ApiErrors } from '../common/api-errors.decorator';
+import { GATEWAY_PREFIX } from '../common/routes';
+import { TenantId } from '../common/tenant-id';
+import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
+import { TOOL_FORMATS, ToolListResponse } from './dto/tool-list.response';
+import { ToolsService } from './tools.service';
+
+@ApiTags('tools')
+@ApiBearerAuth()
+@ApiErrors(400, 401, 429)
+@Controller(`${GATEWAY_PREFIX}/tools`)
+@TenantAuthenticated()
+export class ToolsController {
+  constructor(private readonly tools: ToolsService) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listTools',
+    summary: "The tenant's actions as tool definitions for a tool-calling API (see docs/llm-tools.md)",
+    description:
+      '`tools` is ready to pass to the provider as is; `actions[i]` says which action `tools[i]` runs (run it with POST ' +
+      '/actions/{action_name}/execute) and what the conversion changed; `omitted` lists actions the format cannot describe.',
+  })
+  @ApiQuery({ name: 'format', required: true, enum: TOOL_FORMATS })
+  @ApiOkResponse({ type: ToolListResponse })
+  async list(@CurrentTenant() tenantId: TenantId, @Query('format') format?: string): Promise<ToolListResponse> {
+    return this.tools.list(tenantId, format);
+  }
+}

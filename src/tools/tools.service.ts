@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { ActionsService } from '../actions/actions.service';
+import { InvalidRequestError } from '../common/common.errors';
+import { TenantId } from '../common/tenant-id';
+import { ExecutionDto } from '../executions/dto/execution.response';
+import { InvalidParametersError, NoActiveHmacKeyError } from '../executions/executions.errors';
+import { ExecutionsService } from '../executions/executions.service';
+import { TOOL_FORMATS, ToolFormat, ToolListResponse } from './dto/tool-list.response';
+import { McpTool, ToolDefinitions } from './tool-definitions';
+
+/** A tool call's outcome: the execution (whatever the receiver did), or why nothing was sent. */
+export type ToolCallOutcome = { ran: true; execution: ExecutionDto } | { ran: false; error: string };
+
+/**
+ * A tenant's actions as tools for language-model agents: their definitions in each tool-calling API's shape,
+ * and tool calls run exactly as `POST /actions/{name}/execute` runs them. Exported for the admin backend.
+ */
+@Injectable()
+export class ToolsService {
+  constructor(
+    private readonly actions: ActionsService,
+    private readonly executions: ExecutionsService,
+    private readonly definitions: ToolDefinitions,
+  ) {}
+
+  async list(tenantId: TenantId, format: string | undefined): Promise<ToolListResponse> {
+    if (!TOOL_FORMATS.includes(format as ToolFormat)) throw new InvalidRequestError(`format: must be one of ${TOOL_FORMATS.join(', ')}`);
+    return this.definitions.build(format as ToolFormat, await this.actions.list(tenantId));
+  }
+
+  /** Every action as an MCP tool, ordered by name. */
+  async mcpTools(tenantId: TenantId): Promise<McpTool[]> {
+    return (await this.actions.list(tenantId)).map((action) => this.definitions.mcpTool(action));
+  }
+
+  /**
+   * Runs the action through the execute path: parameter check, signed delivery with retries, the stored
+   * execution. Parameters the schema refuses, or a tenant without an HMAC key, are an outcome the model can read;
+   * an unknown tool (another tenant's included) throws `ActionNotFoundError`.
+   */
+  async call(tenantId: TenantId, name: string, parameters: Record<string, unknown>): Promise<ToolCallOutcome> {
+    try {
+      return { ran: true, execution: await this.executions.execute(tenantId, name, parameters) };
+    } catch (error) {
+      if (error instanceof InvalidParametersError) return { ran: false, error: `${error.message}: ${error.details}` };
+      if (error instanceof NoActiveHmacKeyError) return { ran: false, error: error.message };
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,413 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
+import jwt from 'jsonwebtoken';
+import { verifyWebhook } from '@action-gateway/receiver-kit';
+import { EXECUTION_META_KEY, TOOLS_PAGE_SIZE } from '../src/tools/mcp/mcp-endpoint';
+import { call } from './support/http';
+import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
+import { Receiver } from './support/receiver';
+import { startTestApp, TestApp } from './support/test-app';
+
+const MCP_PATH = '/api/v1/gateway/mcp';
+const JSON_RPC_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+
+/** The SDK's own client over Streamable HTTP, with the bearer token as a header; `fetch` may route each request. */
+async function connect(baseUrl: string, token: string, fetchImpl?: typeof fetch): Promise<Client> {
+  const client = new Client({ name: 'e2e', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(MCP_PATH, baseUrl), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+    fetch: fetchImpl,
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** One raw JSON-RPC request, as any HTTP client would send it. */
+function rpc(testApp: TestApp, body: unknown, headers: Record<string, string> = {}) {
+  return call(testApp.baseUrl, 'POST', MCP_PATH, { body, headers: { ...JSON_RPC_HEADERS, ...headers } });
+}
+
+function textOf(result: unknown): string {
+  const [first] = (result as { content: { type: string; text: string }[] }).content;
+  expect(first.type).toBe('text');
+  return first.text;
+}
+
+describe('the MCP server (/mcp) with the SDK client', () => {
+  let testApp: TestApp;
+  let receiver: Receiver;
+  let tenant: TestTenant;
+  let client: Client;
+  let weather: string;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    receiver = await Receiver.start();
+    tenant = await createTenant(testApp);
+    const body = actionBody(receiver.url(), {
+      description: 'Current weather for a city',
+      json_schema: { type: 'object', properties: { city: { type: 'string', minLength: 1 } }, required: ['city'] },
+    });
+    weather = body.name;
+    expect((await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body })).status).toBe(201);
+    client = await connect(testApp.baseUrl, tenant.jwt);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await receiver.stop();
+    await testApp.close();
+  });
+
+  it('introduces itself with the tools capability', () => {
+    expect(client.getServerVersion()).toEqual({ name: 'action-gateway', version: '1.0.0' });
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
+  });
+
+  it("lists the tenant's actions as tools whose inputSchema is the action's json_schema", async () => {
+    const listed = await client.listTools();
+    expect(ListToolsResultSchema.safeParse(listed).success).toBe(true);
+    expect(listed.tools).toEqual([
+      {
+        name: weather,
+        description: 'Current weather for a city',
+        inputSchema: { type: 'object', properties: { city: { type: 'string', minLength: 1 } }, required: ['city'] },
+      },
+    ]);
+    expect(listed.nextCursor).toBeUndefined();
+  });
+
+  it('runs a call as execute does: a signed POST the receiver verifies, the result as text, the execution id in _meta', async () => {
+    receiver.calls.length = 0;
+    receiver.behaviour = (_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"Sunny in Oslo","error":""}');
+    const result = await client.callTool({ name: weather, arguments: { city: 'Oslo' } });
+    expect(CallToolResultSchema.safeParse(result).success).toBe(true);
+    expect(textOf(result)).toBe('Sunny in Oslo');
+    expect(result.isError).toBe(false);
+
+    expect(receiver.calls).toHaveLength(1);
+    const [received] = receiver.calls;
+    const verified = verifyWebhook(received.body, received.headers, tenant.hmacKey);
+    expect(verified).toEqual({ ok: true, payload: expect.objectContaining({ action_name: weather, parameters: { city: 'Oslo' } }) });
+
+    const execution = (result._meta as Record<string, any>)[EXECUTION_META_KEY];
+    expect(execution).toMatchObject({ action_name: weather, status: 'succeeded', http_status: 200, result: 'Sunny in Oslo', error: '', attempts: 1 });
+    expect(received.headers['webhook-id']).toBe(execution.id);
+    const log = await gateway(testApp, 'GET', `/actions/${weather}/executions`, { token: tenant.jwt });
+    expect(log.body.executions[0]).toEqual(execution);
+  });
+
+  it('forwards numbers as the caller wrote them, as execute does', async () => {
+    receiver.calls.length = 0;
+    receiver.behaviour = (_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok","error":""}');
+    const auth = { authorization: `Bearer ${tenant.jwt}` };
+    const raw = (args: string) =>
+      call(testApp.baseUrl, 'POST', MCP_PATH, {
+        raw: `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"${weather}","arguments":${args}}}`,
+        headers: { ...JSON_RPC_HEADERS, ...auth },
+      });
+    const big = await raw('{"city":"Oslo","count":9007199254740993}');
+    expect(big.body.result.isError).toBe(false);
+    expect(receiver.calls[0].body).toContain('"count":9007199254740993');
+    const inexact = await raw('{"city":"Oslo","ratio":0.1000000000000000055511151231257827}');
+    expect(inexact.body.result.isError).toBe(true);
+    expect(inexact.body.result.content[0].text).toMatch(/^Invalid parameters: parameters\.ratio: /);
+    expect(receiver.calls).toHaveLength(1);
+  });
+
+  it("marks a call isError when the receiver answers an error, with the receiver's text", async () => {
+    receiver.behaviour = (_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"","error":"city not found"}');
+    const result = await client.callTool({ name: weather, arguments: { city: 'Atlantis' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('city not found');
+    expect((result._meta as Record<string, any>)[EXECUTION_META_KEY]).toMatchObject({ status: 'failed', error: 'city not found' });
+  });
+
+  it('marks a call isError when the delivery fails, after the retries', async () => {
+    receiver.calls.length = 0;
+    receiver.behaviour = (_, response) => response.writeHead(500).end();
+    const result = await client.callTool({ name: weather, arguments: { city: 'Oslo' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('webhook endpoint returned status 500');
+    expect((result._meta as Record<string, any>)[EXECUTION_META_KEY]).toMatchObject({ status: 'failed', http_status: 500, attempts: 3 });
+    expect(receiver.calls).toHaveLength(3);
+  });
+
+  it('answers invalid parameters with a tool error naming the problem, sending and storing nothing', async () => {
+    receiver.calls.length = 0;
+    const before = (await gateway(testApp, 'GET', `/actions/${weather}/executions`, { token: tenant.jwt })).body.executions.length;
+    for (const [parameters, problem] of [
+      [{ city: 7 }, 'Invalid parameters: parameters.city: must be string'],
+      [{}, "Invalid parameters: parameters: must have required property 'city'"],
+      [{ city: '' }, 'Invalid parameters: parameters.city: must NOT have fewer than 1 characters'],
+    ] as const) {
+      const result = await client.callTool({ name: weather, arguments: parameters });
+      expect(result).toEqual({ content: [{ type: 'text', text: problem }], isError: true });
+    }
+    expect(receiver.calls).toHaveLength(0);
+    expect((await gateway(testApp, 'GET', `/actions/${weather}/executions`, { token: tenant.jwt })).body.executions).toHaveLength(before);
+  });
+
+  it("cannot tell another tenant's tool from one that does not exist", async () => {
+    const other = await createTenant(testApp);
+    const otherClient = await connect(testApp.baseUrl, other.jwt);
+    try {
+      expect((await otherClient.listTools()).tools).toEqual([]);
+      const errors: McpError[] = [];
+      for (const name of [weather, 'no_such_action']) {
+        errors.push(await otherClient.callTool({ name, arguments: { city: 'Oslo' } }).then(() => undefined as never, (error: McpError) => error));
+      }
+      expect(errors.map((error) => [error.code, error.message])).toEqual([
+        [-32602, `MCP error -32602: Unknown tool: ${weather}`],
+        [-32602, 'MCP error -32602: Unknown tool: no_such_action'],
+      ]);
+      const raw = await Promise.all(
+        [weather, 'no_such_action'].map((name) =>
+          rpc(testApp, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name, arguments: {} } }, { authorization: `Bearer ${other.jwt}` }),
+        ),
+      );
+      expect(raw.map((response) => response.body.error)).toEqual([
+        { code: -32602, message: `Unknown tool: ${weather}` },
+        { code: -32602, message: 'Unknown tool: no_such_action' },
+      ]);
+    } finally {
+      await otherClient.close();
+    }
+  });
+
+  it('tells the model when the tenant has no HMAC key, without sending anything', async () => {
+    const keyless = await createTenant(testApp, { hmacKey: false });
+    const body = actionBody(receiver.url());
+    receiver.behaviour = (_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok","error":""}');
+    expect((await gateway(testApp, 'POST', '/actions', { token: keyless.jwt, body })).status).toBe(201);
+    const keylessClient = await connect(testApp.baseUrl, keyless.jwt);
+    try {
+      expect(await keylessClient.callTool({ name: body.name, arguments: { city: 'Oslo' } })).toEqual({
+        content: [{ type: 'text', text: 'no active HMAC key for this tenant' }],
+        isError: true,
+      });
+    } finally {
+      await keylessClient.close();
+    }
+  });
+
+  it('refuses a missing, invalid or expired token with 401 and a WWW-Authenticate challenge', async () => {
+    const expired = jwt.sign(
+      { sub: tenant.apiTokenId, tenant_id: tenant.tenantId, iat: Math.floor(Date.now() / 1000) - 90_000, exp: Math.floor(Date.now() / 1000) - 10 },
+      testApp.config.jwt.secret,
+      { algorithm: 'HS256', issuer: 'action-gateway', audience: 'action-gateway' },
+    );
+    const failure = await connect(testApp.baseUrl, expired).then(() => undefined, (error: unknown) => error);
+    expect(failure).toBeInstanceOf(StreamableHTTPError);
+    expect((failure as StreamableHTTPError).code).toBe(401);
+
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const missing = await rpc(testApp, initialize);
+    expect(missing.status).toBe(401);
+    expect(missing.body).toEqual({ error: 'Invalid token' });
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="action-gateway"');
+    expect(missing.headers.get('x-request-id')).toBeTruthy();
+    for (const token of [expired, 'not-a-jwt']) {
+      const invalid = await rpc(testApp, initialize, { authorization: `Bearer ${token}` });
+      expect(invalid.status).toBe(401);
+      expect(invalid.body).toEqual({ error: 'Invalid token' });
+      expect(invalid.headers.get('www-authenticate')).toBe(
+        'Bearer realm="action-gateway", error="invalid_token", error_description="The access token is invalid or expired"',
+      );
+    }
+    // Other bearer routes keep their 401 as it was.
+    expect((await gateway(testApp, 'GET', '/actions')).headers.get('www-authenticate')).toBeNull();
+  });
+
+  it('keeps the gateway conventions: X-Request-Id echoed, rate-limit headers, 405 for GET and DELETE', async () => {
+    const response = await rpc(testApp, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { authorization: `Bearer ${tenant.jwt}`, 'x-request-id': 'mcp-req-1' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('x-request-id')).toBe('mcp-req-1');
+    expect(response.headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(response.body).toEqual({ jsonrpc: '2.0', id: 3, result: { tools: [expect.objectContaining({ name: weather })] } });
+
+    const notification = await rpc(testApp, { jsonrpc: '2.0', method: 'notifications/initialized' }, { authorization: `Bearer ${tenant.jwt}` });
+    expect(notification.status).toBe(202);
+    expect(notification.text).toBe('');
+
+    for (const method of ['GET', 'DELETE']) {
+      const refused = await call(testApp.baseUrl, method, MCP_PATH, { token: tenant.jwt });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.get('allow')).toBe('POST');
+      expect(refused.body).toEqual({ error: 'Method not allowed' });
+    }
+  });
+
+  it('keeps hostile calls bounded: deeply nested arguments, a huge tool name; a batch is the gateway\'s 400', async () => {
+    const auth = { authorization: `Bearer ${tenant.jwt}` };
+    // Deeper than the body parser takes is its 400, as on every route (test/bad-input.e2e-spec.ts).
+    const deep = '{"a":'.repeat(500) + '1' + '}'.repeat(500);
+    const nested = await call(testApp.baseUrl, 'POST', MCP_PATH, {
+      raw: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"${weather}","arguments":{"city":"Oslo","extra":${deep}}}}`,
+      headers: { ...JSON_RPC_HEADERS, ...auth },
+    });
+    expect(nested.status).toBe(200);
+    expect(nested.body.result).toMatchObject({ isError: expect.any(Boolean) });
+    const longName = await rpc(testApp, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'x'.repeat(500_000), arguments: {} } }, auth);
+    expect(longName.body).toEqual({ jsonrpc: '2.0', id: 6, error: { code: -32602, message: 'Unknown tool' } });
+    const batch = await rpc(testApp, [{ jsonrpc: '2.0', id: 7, method: 'tools/list' }, { jsonrpc: '2.0', id: 8, method: 'tools/list' }], auth);
+    expect(batch.status).toBe(400);
+    expect(batch.body).toEqual({ error: 'Invalid request', details: 'body: must be a JSON object' });
+  });
+
+  it('answers arbitrary JSON and arbitrary JSON-RPC messages without a 5xx, and stores nothing for what it refuses', async () => {
+    const auth = { authorization: `Bearer ${tenant.jwt}` };
+    const methods = fc.constantFrom('initialize', 'tools/list', 'tools/call', 'ping', 'resources/list', 'notifications/initialized', '');
+    const message = fc.record(
+      { jsonrpc: fc.constantFrom('2.0', '1.0'), id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)), method: methods, params: fc.jsonValue({ maxDepth: 3 }) },
+      { requiredKeys: ['method'] },
+    );
+    const before = (await gateway(testApp, 'GET', `/actions/${weather}/executions?limit=100`, { token: tenant.jwt })).body.executions.length;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.jsonValue({ maxDepth: 3 }), message, fc.array(message, { maxLength: 3 })), async (body) => {
+        const response = await rpc(testApp, body, auth);
+        if (![200, 202, 400].includes(response.status) || !response.headers.get('x-request-id')) {
+          throw new Error(`${JSON.stringify(body)} -> ${response.status} ${response.text}`);
+        }
+        if (response.status !== 202) expect(typeof response.body).toBe('object');
+      }),
+      { seed: 14, numRuns: 150 },
+    );
+    expect((await gateway(testApp, 'GET', `/actions/${weather}/executions?limit=100`, { token: tenant.jwt })).body.executions).toHaveLength(before);
+  });
+
+  it('refuses what is not a Streamable HTTP request: JSON-RPC errors from the transport, the gateway\'s 400 for a body that is not JSON', async () => {
+    const auth = { authorization: `Bearer ${tenant.jwt}` };
+    const notAccepting = await call(testApp.baseUrl, 'POST', MCP_PATH, { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { ...auth, accept: 'application/json' } });
+    expect(notAccepting.status).toBe(406);
+    expect(notAccepting.body.error.code).toBe(-32000);
+    const notJsonRpc = await rpc(testApp, { hello: 'world' }, auth);
+    expect(notJsonRpc.status).toBe(400);
+    expect(notJsonRpc.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
+    const malformed = await call(testApp.baseUrl, 'POST', MCP_PATH, { raw: '{"jsonrpc":', headers: { ...JSON_RPC_HEADERS, ...auth } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toBe('Invalid request');
+    const unknownMethod = await rpc(testApp, { jsonrpc: '2.0', id: 4, method: 'resources/list' }, auth);
+    expect(unknownMethod.body).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'Method not found' } });
+  });
+});
+
+describe('tools/list paging', () => {
+  let testApp: TestApp;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    receiver = await Receiver.start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await testApp.close();
+  });
+
+  it(`gives ${TOOLS_PAGE_SIZE} tools a page and a cursor to the next; a tool added between pages does not shift them`, async () => {
+    const tenant = await createTenant(testApp);
+    const names: string[] = [];
+    for (let index = 0; index < TOOLS_PAGE_SIZE + 3; index++) {
+      const name = `tool_${String(index).padStart(3, '0')}`;
+      names.push(name);
+      expect((await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url(), { name }) })).status).toBe(201);
+    }
+    const client = await connect(testApp.baseUrl, tenant.jwt);
+    try {
+      const first = await client.listTools();
+      expect(first.tools.map((tool) => tool.name)).toEqual(names.slice(0, TOOLS_PAGE_SIZE));
+      expect(typeof first.nextCursor).toBe('string');
+      // An action that sorts before the cursor appears on no later page; the next page starts where the last ended.
+      expect((await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url(), { name: 'tool_000a' }) })).status).toBe(201);
+      const second = await client.listTools({ cursor: first.nextCursor });
+      expect(second.tools.map((tool) => tool.name)).toEqual(names.slice(TOOLS_PAGE_SIZE));
+      expect(second.nextCursor).toBeUndefined();
+
+      const invalid = await client.listTools({ cursor: 'not a cursor' }).then(() => undefined, (error: McpError) => error);
+      expect(invalid).toBeInstanceOf(McpError);
+      expect((invalid as McpError).code).toBe(-32602);
+      expect((invalid as McpError).message).toBe('MCP error -32602: Invalid cursor');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('the MCP server behind several replicas', () => {
+  let first: TestApp;
+  let second: TestApp;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    first = await startTestApp();
+    second = await startTestApp({
+      env: {
+        JWT_SECRET: first.config.jwt.secret,
+        ADMIN_API_KEY: first.config.adminApiKey,
+        ENCRYPTION_KEY: first.config.encryptionKey.toString('base64'),
+      },
+    });
+    receiver = await Receiver.start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await first.close();
+    await second.close();
+  });
+
+  it('serves one client whose requests land on alternating replicas (stateless: no session to lose)', async () => {
+    const tenant = await createTenant(first);
+    const body = actionBody(receiver.url());
+    expect((await gateway(first, 'POST', '/actions', { token: tenant.jwt, body })).status).toBe(201);
+    const served: string[] = [];
+    let turn = 0;
+    const alternating = ((input: string | URL | Request, init?: RequestInit) => {
+      const replica = turn++ % 2 === 0 ? first : second;
+      served.push(`${init?.method ?? 'GET'} ${replica === first ? 'first' : 'second'}`);
+      return fetch(new URL(MCP_PATH, replica.baseUrl), init);
+    }) as typeof fetch;
+    const client = await connect(first.baseUrl, tenant.jwt, alternating);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([body.name]);
+      const result = await client.callTool({ name: body.name, arguments: { city: 'Oslo' } });
+      expect(result.isError).toBe(false);
+      expect(textOf(result)).toBe('done');
+    } finally {
+      await client.close();
+    }
+    expect(served.filter((entry) => entry.endsWith('first')).length).toBeGreaterThan(0);
+    expect(served.filter((entry) => entry.endsWith('second')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the MCP server and the rate limit', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { RATE_LIMIT_PER_HOUR: '4' } });
+  });
+  afterAll(() => testApp.close());
+
+  it("counts every MCP request against the tenant's budget and answers the gateway's 429 past it", async () => {
+    const tenant = await createTenant(testApp);
+    // initialize and notifications/initialized are two requests (the SDK's GET for a server stream is a 405 before
+    // authentication, uncounted); tools/list is the third.
+    const client = await connect(testApp.baseUrl, tenant.jwt);
+    await client.listTools();
+    const remaining = await gateway(testApp, 'GET', '/actions', { token: tenant.jwt });
+    expect(remaining.headers.get('x-ratelimit-remaining')).toBe('0');
+
+    const refused = await client.listTools().then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(StreamableHTTPError);
+    expect((refused as StreamableHTTPError).code).toBe(429);
+    const raw = await rpc(testApp, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${tenant.jwt}` });
+    expect(raw.status).toBe(429);
+    expect(raw.body).toEqual({ error: 'Rate limit exceeded' });
+    expect(Number(raw.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(raw.headers.get('x-ratelimit-remaining')).toBe('0');
+    await client.close();
+  });
+});
