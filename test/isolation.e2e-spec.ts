@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { Attack, ATTACKS, EXECUTE_STATUSES, REGISTER_STATUSES } from '../bench/lib/attacks.mjs';
 import { CUT_MARKER, MAX_STORED_TEXT } from '../src/executions/execution-outcome';
+import { TOOL_FORMATS } from '../src/tools/dto/tool-list.response';
 import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
 import { TestResponse } from './support/http';
 import { ok, Receiver } from './support/receiver';
@@ -177,6 +178,25 @@ describe('tenant isolation (issue 11)', () => {
     const stored = await testApp.app.get(DataSource).query('SELECT result, error, attempt_log FROM executions WHERE id = $1', [execution.id]);
     expect(stored).toEqual([{ result: '\uFFFDa\uFFFD', error: '\uFFFD', attempt_log: [expect.objectContaining({ error: '\uFFFD' })] }]);
     await Promise.all([forget(large.created), forget(texts.created)]);
+  });
+
+  it('describes the costliest accepted schemas as tools, in every format, in time', async () => {
+    const kept: string[] = [];
+    for (const name of ['ref_amplification', 'ref_amplification_30kb', 'recursive_branching', 'deep_combinators', 'many_keywords', 'large_enum_const_required']) {
+      const attack = ATTACKS.find((candidate) => candidate.name === name) as Attack;
+      const created = await attackerRequest(`${name}: register`, attack.register ?? REGISTER_STATUSES, () =>
+        gateway(testApp, 'POST', '/actions', { token: attacker.jwt, body: actionBody(receiver.url(), { json_schema: attack.schema }) }),
+      );
+      if (created.status === 201) kept.push(created.body.action.name);
+    }
+    expect(kept.length).toBeGreaterThan(3);
+    await whileNeighbourPolls(async () => {
+      for (const format of TOOL_FORMATS) {
+        const listed = await attackerRequest(`tools (${format})`, [200], () => gateway(testApp, 'GET', `/tools?format=${format}`, { token: attacker.jwt }));
+        expect(listed.text.length).toBeLessThan(5_000_000);
+      }
+    });
+    await Promise.all(kept.map(forget));
   });
 
   it('answers random schemas built from the costly keywords, with random and hostile parameters, in time', async () => {
