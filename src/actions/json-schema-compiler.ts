@@ -4,16 +4,16 @@ import { RateLimitExceededError } from '../common/common.errors';
 import { UnsupportedPatternError } from './schema/linear-regexp';
 import { analyzeSchema, SchemaCost } from './schema/schema-analysis';
 import { compileSchema, ParameterCheck } from './schema/schema-compilation';
-import { SANDBOX_DEADLINE_MS, SchemaSandbox } from './schema/schema-sandbox';
+import { SANDBOX_DEADLINE_MS, SchemaSandbox, schemaKey } from './schema/schema-sandbox';
 
 export { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from './schema/schema-analysis';
 
 /** What executing an action needs from its schema, prepared once per action version. */
 export type PreparedSchema =
   /** Compiled on the event loop; checks there while the parameters fit (fitsInline), else in the worker. */
-  | { kind: 'inline'; validate: ValidateFunction; cost: SchemaCost }
-  /** Compiled and checked in the worker only. */
-  | { kind: 'isolated' }
+  | { kind: 'inline'; validate: ValidateFunction; cost: SchemaCost; key: string }
+  /** Compiled and checked in the worker only, where it is cached under `key` (schemaKey). */
+  | { kind: 'isolated'; key: string }
   /** A stored schema that no longer compiles: it accepts nothing. */
   | { kind: 'broken'; problem: string };
 
@@ -33,7 +33,7 @@ export class JsonSchemaCompiler {
     const prepared = this.prepare(schema);
     if (prepared.kind === 'broken') return prepared.problem;
     if (prepared.kind === 'inline') return undefined;
-    const outcome = await this.sandbox.compile(owner, schema);
+    const outcome = await this.sandbox.compile(owner, prepared.key, schema);
     switch (outcome.kind) {
       case 'answered':
         return outcome.reply.problem;
@@ -51,17 +51,18 @@ export class JsonSchemaCompiler {
     const patterns = new Map();
     const analysis = analyzeSchema(schema, patterns);
     if (analysis.kind === 'refused') return { kind: 'broken', problem: analysis.problem };
-    if (analysis.kind === 'isolated') return { kind: 'isolated' };
+    const key = schemaKey(schema);
+    if (analysis.kind === 'isolated') return { kind: 'isolated', key };
     try {
       const compilation = compileSchema(schema, patterns, false);
-      return compilation.ok ? { kind: 'inline', validate: compilation.validate, cost: analysis.cost } : { kind: 'broken', problem: compilation.problem };
+      return compilation.ok ? { kind: 'inline', validate: compilation.validate, cost: analysis.cost, key } : { kind: 'broken', problem: compilation.problem };
     } catch (error) {
-      if (error instanceof UnsupportedPatternError) return { kind: 'isolated' };
+      if (error instanceof UnsupportedPatternError) return { kind: 'isolated', key };
       throw error;
     }
   }
 
-  /** Checks `parameters` in the worker, compiling the schema there first unless it is cached under `key`. */
+  /** Checks `parameters` in the worker, compiling the schema there first unless it is cached under `key` (schemaKey). */
   async checkIsolated(owner: string, key: string, schema: Record<string, unknown>, parameters: unknown): Promise<ParameterCheck> {
     const outcome = await this.sandbox.validate(owner, key, schema, parameters);
     switch (outcome.kind) {

@@ -27,7 +27,7 @@ export class ParameterValidators {
     } else if (prepared.kind === 'inline' && fitsInline(prepared.cost, parameters)) {
       check = runCheck(prepared.validate, parameters);
     } else {
-      check = await this.compiler.checkIsolated(action.tenantId, action.version, action.jsonSchema, parameters);
+      check = await this.compiler.checkIsolated(action.tenantId, prepared.key, action.jsonSchema, parameters);
     }
     if (check.valid) return undefined;
     if ('problem' in check) return `parameters: ${check.problem}`;

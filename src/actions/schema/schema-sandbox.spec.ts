@@ -12,7 +12,7 @@ describe('SchemaSandbox', () => {
   const runaway = { type: 'object', properties: { a: { pattern: '^(?=a)(a+)+$' } } };
 
   it('compiles and checks in the worker', async () => {
-    expect(await sandbox.compile('t', { properties: { a: { minimum: 'one' } } })).toEqual({
+    expect(await sandbox.compile('t', 'k@0', { properties: { a: { minimum: 'one' } } })).toEqual({
       kind: 'answered',
       reply: { problem: 'is not a valid JSON Schema: schema is invalid: data/properties/a/minimum must be number' },
     });
@@ -20,6 +20,13 @@ describe('SchemaSandbox', () => {
       kind: 'answered',
       reply: { valid: false, errors: [{ instancePath: '', message: "must have required property 'a'" }] },
     });
+  });
+
+  it('keeps what a registration compiled for the owner\'s checks, not for another owner', async () => {
+    expect(await sandbox.compile('a', 'same', { type: 'object', required: ['x'] })).toEqual({ kind: 'answered', reply: {} });
+    // Under the same key the compiled schema is used (the schema sent along is only for a worker that lost it).
+    expect(await sandbox.validate('a', 'same', objectSchema, {})).toMatchObject({ kind: 'answered', reply: { valid: false } });
+    expect(await sandbox.validate('b', 'same', objectSchema, {})).toEqual({ kind: 'answered', reply: { valid: true } });
   });
 
   it('stops a job at the deadline, and a new worker serves the next one', async () => {
@@ -46,6 +53,6 @@ describe('SchemaSandbox', () => {
     const pending = sandbox.validate('t', 'k', objectSchema, {});
     await sandbox.onApplicationShutdown();
     expect(await pending).toEqual({ kind: 'failed' });
-    expect(await sandbox.compile('t', objectSchema)).toEqual({ kind: 'failed' });
+    expect(await sandbox.compile('t', 'k', objectSchema)).toEqual({ kind: 'failed' });
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
@@ -39,6 +40,14 @@ if (workerData.entry.endsWith('.ts')) {
 entryRequire(workerData.entry);
 `;
 
+/** A tenant's compiled schemas are its own, even when another tenant's schema is the same text. */
+const cacheKey = (owner: string, key: string) => `${owner}\n${key}`;
+
+/** What identifies a schema's compilation: a hash of its JSON text. */
+export function schemaKey(schema: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify(schema)).digest('base64url');
+}
+
 type Job = { owner: string; request: WorkerRequest; settle: (outcome: SandboxOutcome<WorkerReply>) => void; timer?: NodeJS.Timeout };
 
 /**
@@ -60,13 +69,17 @@ export class SchemaSandbox implements OnApplicationShutdown {
   private nextId = 1;
   private closed = false;
 
-  async compile(owner: string, schema: Record<string, unknown>): Promise<SandboxOutcome<{ problem?: string }>> {
-    const outcome = await this.submit(owner, { id: this.nextId++, kind: 'compile', schema });
+  /**
+   * Compiles `schema` (identified by `key`, its content: schemaKey) for `owner`; the worker keeps it for the checks
+   * that follow.
+   */
+  async compile(owner: string, key: string, schema: Record<string, unknown>): Promise<SandboxOutcome<{ problem?: string }>> {
+    const outcome = await this.submit(owner, { id: this.nextId++, kind: 'compile', key: cacheKey(owner, key), schema });
     return outcome.kind === 'answered' && outcome.reply.kind === 'compiled' ? { kind: 'answered', reply: { problem: outcome.reply.problem } } : (outcome as SandboxOutcome<never>);
   }
 
   async validate(owner: string, key: string, schema: Record<string, unknown>, parameters: unknown): Promise<SandboxOutcome<ParameterCheck>> {
-    const outcome = await this.submit(owner, { id: this.nextId++, kind: 'validate', key, schema, parameters });
+    const outcome = await this.submit(owner, { id: this.nextId++, kind: 'validate', key: cacheKey(owner, key), schema, parameters });
     return outcome.kind === 'answered' && outcome.reply.kind === 'checked' ? { kind: 'answered', reply: outcome.reply.check } : (outcome as SandboxOutcome<never>);
   }
 

@@ -5,12 +5,12 @@ import { metaSchemaProblem } from './schema-ajv';
 
 /** A job for the worker: check a schema for registration, or check parameters against a schema. */
 export type WorkerRequest =
-  | { id: number; kind: 'compile'; schema: Record<string, unknown> }
+  | { id: number; kind: 'compile'; key: string; schema: Record<string, unknown> }
   | { id: number; kind: 'validate'; key: string; schema: Record<string, unknown>; parameters: unknown };
 
 export type WorkerReply = { id: number; kind: 'compiled'; problem?: string } | { id: number; kind: 'checked'; check: ParameterCheck } | { kind: 'ready' };
 
-/** Compiled schemas by action version, least recently used first out. */
+/** Compiled schemas by owner and content (SchemaSandbox's key), least recently used first out. */
 const MAX_CACHED = 200;
 const cache = new Map<string, Compilation>();
 
@@ -28,7 +28,8 @@ function compiled(key: string, schema: Record<string, unknown>): Compilation {
 
 function handle(request: WorkerRequest): WorkerReply {
   if (request.kind === 'compile') {
-    const compilation = compileSchema(request.schema, new Map(), true);
+    // Kept: the executions that follow a registration check against what was compiled for it.
+    const compilation = compiled(request.key, request.schema);
     return { id: request.id, kind: 'compiled', problem: compilation.ok ? undefined : compilation.problem };
   }
   const compilation = compiled(request.key, request.schema);
