@@ -9,9 +9,10 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 
-# Sources (filtered by .dockerignore), then tsc -> dist/src/main.js, dist/ormconfig.js.
+# Sources (filtered by .dockerignore), then tsc -> dist/src/main.js, dist/ormconfig.js, and the Gateway Management
+# console (console/, Vite) -> dist/console, which the service serves under /console.
 COPY . .
-RUN npm run build
+RUN npm run build && test -f dist/console/index.html
 
 # --- Stage 2: runtime -------------------------------------------------------------------------------------
 FROM node:20-bookworm-slim AS runtime

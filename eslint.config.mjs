@@ -2,6 +2,7 @@
 // fast). Run with `npm run lint` (eslint .).
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 // Node's globals, for the plain JavaScript config files at the root (jest.config.js is CommonJS).
@@ -36,13 +37,23 @@ export default defineConfig([
     },
   },
 
+  // The Gateway Management console (React, built by Vite, runs in the browser).
+  {
+    files: ['console/**/*.{ts,tsx,mts}'],
+    extends: [js.configs.recommended, tseslint.configs.recommended, reactHooks.configs.flat.recommended],
+    rules: {
+      '@typescript-eslint/no-unused-vars': unusedVars,
+    },
+  },
+
   // A TenantId is a tenant id someone has checked (see src/common/tenant-id.ts). Only the places that check make
-  // one: the bearer strategy and the token check (the API token names its tenant), TenancyService.requireId
-  // (the admin path, after looking the tenant up), and test helpers. Everywhere else neither asTenantId nor a
+  // one: the bearer strategy and the token check (the API token names its tenant), the console's session check
+  // (the session names its tenant, whose standing it checks), TenancyService.requireId (the admin path, after
+  // looking the tenant up), and test helpers. Everywhere else neither asTenantId nor a
   // cast to TenantId compiles past lint.
   {
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
-    ignores: ['src/common/tenant-id.ts', 'src/auth/jwt.strategy.ts', 'src/auth/api-tokens.service.ts', 'src/tenancy/tenancy.service.ts', 'test/support/**'],
+    ignores: ['src/common/tenant-id.ts', 'src/auth/jwt.strategy.ts', 'src/auth/api-tokens.service.ts', 'src/console-auth/console-sessions.service.ts', 'src/tenancy/tenancy.service.ts', 'test/support/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -7,7 +7,7 @@
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/medium/**/*.medium-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/console/src/**/*.spec.ts', '<rootDir>/test/medium/**/*.medium-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   transform: {
     '^.+\\.(t|j|mj)s$': [
       '@swc/jest',
@@ -21,7 +21,7 @@ module.exports = {
       },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|load-esm|content-disposition)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|load-esm|content-disposition|@fastify/cookie|cookie|@rjsf|@x0k)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   // The receiver kit's source, as its package name resolves for a receiver (see tsconfig.json's paths).
   moduleNameMapper: { '^@action-gateway/receiver-kit$': '<rootDir>/packages/receiver-kit/src/index.js' },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -9,6 +10,7 @@ import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-parser';
 import { RouteTable } from './common/route-table';
 import { createLogger } from './common/logging';
+import { serveConsoleAssets } from './console/serve-console-assets';
 import { PinoNestLogger } from './common/pino-nest-logger';
 import { AppConfig, TrustProxy } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
@@ -82,6 +84,9 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   // server's close is not held up by connections that turn idle after it began.
   app.get(Metrics).observeHttp(fastify);
   serveOpenApi(app);
+  // The console's session cookie (read by the management API's guard) and the console's static assets.
+  await app.register(fastifyCookie);
+  serveConsoleAssets(app);
   const shutdown = app.get(ShutdownState);
   fastify.addHook('onSend', async (_request, reply) => {
     if (shutdown.isDraining) reply.header('connection', 'close');

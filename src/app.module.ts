@@ -1,12 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_PIPE } from '@nestjs/core';
 import { ActionsHttpModule } from './actions/actions-http.module';
+import { AdminActionsHttpModule } from './admin/admin-actions-http.module';
 import { AdminHttpModule } from './admin/admin-http.module';
 import { AuthHttpModule } from './auth/auth-http.module';
 import { BodyValidationPipe } from './common/body-validation.pipe';
 import { CommonModule } from './common/common.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { ConsoleAuthHttpModule } from './console-auth/console-auth-http.module';
+import { ConsoleHttpModule } from './console/console-http.module';
 import { DatabaseModule } from './database/database.module';
 import { ExecutionsHttpModule } from './executions/executions-http.module';
 import { HealthHttpModule } from './health/health-http.module';
@@ -29,6 +32,9 @@ export class AppModule {
         ExecutionsHttpModule,
         ToolsHttpModule,
         AdminHttpModule,
+        AdminActionsHttpModule,
+        ConsoleAuthHttpModule,
+        ConsoleHttpModule,
         HealthHttpModule,
         MetricsHttpModule,
       ],

@@ -42,11 +42,18 @@ describe('OpenAPI description', () => {
     );
     const names = operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort();
     expect(names).toEqual([
+      'DELETE /api/v1/admin/session',
+      'DELETE /api/v1/admin/tenants/{tenant_id}/actions/{action_name}',
       'DELETE /api/v1/admin/tenants/{tenant_id}/api-tokens/{token_id}',
       'DELETE /api/v1/admin/tenants/{tenant_id}/hmac-keys/{key_id}',
       'DELETE /api/v1/gateway/actions/{action_name}',
+      'GET /api/v1/admin/session',
       'GET /api/v1/admin/tenants',
       'GET /api/v1/admin/tenants/{tenant_id}',
+      'GET /api/v1/admin/tenants/{tenant_id}/actions',
+      'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}',
+      'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/executions',
+      'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/executions/{execution_id}',
       'GET /api/v1/admin/tenants/{tenant_id}/api-tokens',
       'GET /api/v1/admin/tenants/{tenant_id}/hmac-keys',
       'GET /api/v1/gateway/actions',
@@ -54,13 +61,19 @@ describe('OpenAPI description', () => {
       'GET /api/v1/gateway/actions/{action_name}/executions',
       'GET /api/v1/gateway/tools',
       'PATCH /api/v1/admin/tenants/{tenant_id}',
+      'POST /api/v1/admin/portal-links/redeem',
+      'POST /api/v1/admin/session',
       'POST /api/v1/admin/tenants',
+      'POST /api/v1/admin/tenants/{tenant_id}/actions',
+      'POST /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/execute',
       'POST /api/v1/admin/tenants/{tenant_id}/api-tokens',
       'POST /api/v1/admin/tenants/{tenant_id}/hmac-keys',
+      'POST /api/v1/admin/tenants/{tenant_id}/portal-links',
       'POST /api/v1/gateway/actions',
       'POST /api/v1/gateway/actions/{action_name}/execute',
       'POST /api/v1/gateway/mcp',
       'POST /api/v1/gateway/token/exchange',
+      'PUT /api/v1/admin/tenants/{tenant_id}/actions/{action_name}',
       'PUT /api/v1/gateway/actions/{action_name}',
     ]);
     const create = document.paths['/api/v1/gateway/actions'].post;
@@ -83,17 +96,29 @@ describe('OpenAPI description', () => {
         'exchangeToken', 'listActions', 'createAction', 'getAction', 'updateAction', 'deleteAction', 'executeAction', 'listExecutions',
         'createTenant', 'listTenants', 'getTenant', 'updateTenant', 'createApiToken', 'listApiTokens', 'revokeApiToken',
         'createHmacKey', 'listHmacKeys', 'revokeHmacKey', 'listTools', 'mcpRequest',
+        // The console's calls (issue 13): sessions, portal links, a tenant's actions and executions.
+        'signIn', 'getSession', 'signOut', 'createPortalLink', 'redeemPortalLink',
+        'listTenantActions', 'createTenantAction', 'getTenantAction', 'updateTenantAction', 'deleteTenantAction',
+        'executeTenantAction', 'listTenantActionExecutions', 'getTenantActionExecution',
       ].sort(),
     );
     // Every operation that takes a body can meet the 1 MB limit.
-    for (const id of ['exchangeToken', 'createAction', 'updateAction', 'executeAction', 'createTenant', 'updateTenant', 'createApiToken', 'createHmacKey']) {
+    for (const id of [
+      'exchangeToken', 'createAction', 'updateAction', 'executeAction', 'createTenant', 'updateTenant', 'createApiToken', 'createHmacKey',
+      'signIn', 'redeemPortalLink', 'createTenantAction', 'updateTenantAction', 'executeTenantAction',
+    ]) {
       expect(Object.keys(operation(document, id).responses)).toEqual(expect.arrayContaining(['400', '413']));
     }
     expect(operation(document, 'exchangeToken').security).toEqual([]);
     expect(operation(document, 'listActions').security).toEqual([{ bearer: [] }]);
-    expect(operation(document, 'createTenant').security).toEqual([{ admin: [] }]);
+    expect(operation(document, 'createTenant').security).toEqual([{ console: [] }, { admin: [] }]);
     expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     expect(document.components.securitySchemes.admin).toEqual({ type: 'http', scheme: 'bearer', description: expect.any(String) });
+    // The console signs in without credentials, then uses its cookie where the admin key is taken.
+    expect(operation(document, 'signIn').security).toEqual([]);
+    expect(operation(document, 'redeemPortalLink').security).toEqual([]);
+    expect(operation(document, 'executeTenantAction').security).toEqual(expect.arrayContaining([{ admin: [] }, { console: [] }]));
+    expect(document.components.securitySchemes.console).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'agw_console_session' });
   });
 
   it('describes the bare origin as the server, and the schemas as the spec states them', async () => {

@@ -46,8 +46,8 @@ describe('starting the service', () => {
     const lines = output.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
     expect(lines.find((line) => line.context === 'Migrations')).toMatchObject({
       level: 40,
-      pending: ['InitialSchema1763776800000', 'Executions1763780400000'],
-      msg: expect.stringContaining('2 database migration(s) pending: run "npm run migration:run"'),
+      pending: ['InitialSchema1763776800000', 'Executions1763780400000', 'ConsoleSessions1763791200000'],
+      msg: expect.stringContaining('3 database migration(s) pending: run "npm run migration:run"'),
     });
     const failed = lines.filter((line) => line.context === 'Database' && line.msg === 'query failed');
     expect(failed.map((line) => line.sql)).toContainEqual(expect.stringMatching(/^INSERT INTO "tenants"/));

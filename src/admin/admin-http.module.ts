@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { AdminKeyGuard } from './admin-key.guard';
+import { ConsoleAuthModule } from '../console-auth/console-auth.module';
 import { AdminModule } from './admin.module';
 import { CredentialsAdminController } from './credentials-admin.controller';
 import { TenantsAdminController } from './tenants-admin.controller';
 
-/** The management API (`/api/v1/admin/...`) behind the admin key. */
+/** The management API (`/api/v1/admin/...`) behind the admin key or a console session (ManagementAuthGuard). */
 @Module({
-  imports: [AdminModule],
+  imports: [AdminModule, ConsoleAuthModule],
   controllers: [TenantsAdminController, CredentialsAdminController],
-  providers: [AdminKeyGuard],
 })
 export class AdminHttpModule {}

@@ -4,6 +4,7 @@ import { ApiTokensService } from '../auth/api-tokens.service';
 import { PrincipalCache } from '../auth/principal-cache';
 import { InvalidRequestError } from '../common/common.errors';
 import { Clock } from '../common/clock';
+import { ConsoleSessionsService } from '../console-auth/console-sessions.service';
 import { TenancyService } from '../tenancy/tenancy.service';
 import { TenantDto } from '../tenancy/tenant.dto';
 import { TenantStatus } from '../tenancy/tenant.entity';
@@ -28,6 +29,7 @@ export class AdminService {
     private readonly hmacKeys: HmacKeysService,
     private readonly principals: PrincipalCache,
     private readonly clock: Clock,
+    private readonly consoleSessions: ConsoleSessionsService,
   ) {}
 
   createTenant(name: string): Promise<TenantDto> {
@@ -45,6 +47,7 @@ export class AdminService {
   async updateTenant(id: string, changes: { name?: string; status?: TenantStatus }): Promise<TenantDto> {
     const tenant = await this.tenancy.update(id, changes);
     this.principals.forgetTenant(tenant.id);
+    if (tenant.status === 'disabled') await this.consoleSessions.endTenantSessions(await this.tenancy.requireId(tenant.id));
     return tenant;
   }
 

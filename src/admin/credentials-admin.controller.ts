@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiTokenDto } from '../auth/api-token.dto';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { NoStore } from '../common/no-store.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
+import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
 import { HmacKeyDto } from '../webhooks/hmac-key.dto';
-import { AdminKeyGuard } from './admin-key.guard';
 import { AdminService } from './admin.service';
 import { CreateApiTokenRequest } from './dto/create-api-token.request';
 
@@ -32,9 +32,10 @@ class HmacKeyListResponse {
 /** A tenant's credentials: API tokens (for the token exchange) and HMAC keys (for webhook signatures). */
 @ApiTags('admin')
 @ApiBearerAuth('admin')
+@ApiCookieAuth('console')
 @ApiErrors(401, 404)
 @Controller(`${ADMIN_PREFIX}/tenants/:tenant_id`)
-@UseGuards(AdminKeyGuard)
+@UseGuards(ManagementAuthGuard)
 export class CredentialsAdminController {
   constructor(private readonly admin: AdminService) {}
 

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
+import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
+import { OperatorsOnly } from '../console-auth/operators-only.decorator';
 import { TenantDto } from '../tenancy/tenant.dto';
-import { AdminKeyGuard } from './admin-key.guard';
 import { AdminService } from './admin.service';
 import { CreateTenantRequest } from './dto/create-tenant.request';
 import { UpdateTenantRequest } from './dto/update-tenant.request';
@@ -20,9 +21,10 @@ class TenantListResponse {
 
 @ApiTags('admin')
 @ApiBearerAuth('admin')
+@ApiCookieAuth('console')
 @ApiErrors(401)
 @Controller(`${ADMIN_PREFIX}/tenants`)
-@UseGuards(AdminKeyGuard)
+@UseGuards(ManagementAuthGuard)
 export class TenantsAdminController {
   constructor(private readonly admin: AdminService) {}
 
@@ -51,6 +53,7 @@ export class TenantsAdminController {
   }
 
   @Patch(':tenant_id')
+  @OperatorsOnly()
   @ApiOperation({ operationId: 'updateTenant', summary: 'Rename, disable or enable a tenant' })
   @ApiOkResponse({ type: TenantResponse })
   @ApiErrors(400, 404, 413)

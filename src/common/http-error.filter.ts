@@ -62,8 +62,9 @@ export class HttpErrorFilter implements ExceptionFilter {
   private toDomainError(exception: unknown, request: FastifyRequest): DomainError | undefined {
     if (exception instanceof DomainError) return exception;
     if (exception instanceof NotFoundException) {
+      // A route that exists for this very method and still found nothing (a missing static file) is a 404.
       const allowed = this.routes.allowedMethods(request.url);
-      return allowed.length > 0 ? new MethodNotAllowedError(allowed) : new RouteNotFoundError();
+      return allowed.length > 0 && !allowed.includes(request.method as (typeof allowed)[number]) ? new MethodNotAllowedError(allowed) : new RouteNotFoundError();
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

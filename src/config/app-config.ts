@@ -55,6 +55,16 @@ export class AppConfig {
   };
   readonly trustProxy: TrustProxy;
   readonly logLevel: string;
+  /** The Gateway Management console (served under /console) and its sessions. */
+  readonly console: {
+    readonly sessionTtlMs: number;
+    /** How long a portal link may wait before it is redeemed (it can be redeemed once). */
+    readonly portalLinkTtlMs: number;
+    /** The origin browsers reach the service at, for portal links; unset: the origin of the request asking for one. */
+    readonly publicUrl?: string;
+    /** Origins allowed to show the console in a frame (CSP frame-ancestors); empty: none. */
+    readonly frameAncestors: string[];
+  };
 
   constructor(values: AppConfig) {
     Object.assign(this, values);

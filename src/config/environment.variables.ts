@@ -132,6 +132,20 @@ export class EnvironmentVariables {
 
   @OneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
+
+  // --- Gateway Management console (issue 13) ---
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_080)
+  CONSOLE_SESSION_TTL_MINUTES?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(3_600)
+  PORTAL_LINK_TTL_SECONDS?: number;
+
+  @IsOptional() @Transform(emptyToUndefined) @Matches(/^https?:\/\/[^/?#\s]+$/, { message: 'must be an http(s) origin without a path, e.g. https://gateway.example.com' })
+  PUBLIC_URL?: string;
+
+  @IsOptional() @Transform(emptyToUndefined) @Matches(/^(https?:\/\/[^\s;,'"]+)( https?:\/\/[^\s;,'"]+)*$/, { message: 'must be space-separated http(s) origins' })
+  CONSOLE_FRAME_ANCESTORS?: string;
 }
 
 /** Variables whose values are never repeated in a message (secrets, URLs that may carry a password). */

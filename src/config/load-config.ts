@@ -80,6 +80,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdown: { delayMs: env.SHUTDOWN_DELAY_MS ?? (production ? 5_000 : 0), graceMs: env.SHUTDOWN_GRACE_MS ?? 55_000 },
     trustProxy,
     logLevel: env.LOG_LEVEL ?? 'info',
+    console: {
+      sessionTtlMs: (env.CONSOLE_SESSION_TTL_MINUTES ?? 480) * 60_000,
+      portalLinkTtlMs: (env.PORTAL_LINK_TTL_SECONDS ?? 300) * 1_000,
+      publicUrl: env.PUBLIC_URL,
+      frameAncestors: env.CONSOLE_FRAME_ANCESTORS?.split(' ') ?? [],
+    },
   });
 }
 

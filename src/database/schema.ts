@@ -1,8 +1,9 @@
 import { InitialSchema1763776800000 } from './migrations/1763776800000-initial-schema';
 import { Executions1763780400000 } from './migrations/1763780400000-executions';
+import { ConsoleSessions1763791200000 } from './migrations/1763791200000-console-sessions';
 
 /**
  * Every migration, listed once for the app, the TypeORM command line and the tests. (The entities are registered
  * by the modules that own them, so this folder depends on no feature.)
  */
-export const MIGRATIONS = [InitialSchema1763776800000, Executions1763780400000];
+export const MIGRATIONS = [InitialSchema1763776800000, Executions1763780400000, ConsoleSessions1763791200000];

@@ -2,7 +2,6 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { InvalidRequestError } from '../common/common.errors';
 import { KeepNumberLiterals } from '../common/json-numbers';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
@@ -10,10 +9,8 @@ import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
 import { ActionNameParam } from '../actions/dto/action-fields';
 import { ExecuteActionRequest } from './dto/execute-action.request';
 import { ExecutionListResponse, ExecutionResponse } from './dto/execution.response';
+import { parseExecutionLimit } from './execution-query';
 import { ExecutionsService } from './executions.service';
-
-const DEFAULT_LIMIT = 20;
-const MAX_LIMIT = 100;
 
 @ApiTags('executions')
 @ApiBearerAuth()
@@ -50,13 +47,6 @@ export class ExecutionsController {
   @ApiOkResponse({ type: ExecutionListResponse })
   @ApiErrors(400)
   async list(@CurrentTenant() tenantId: TenantId, @Param('action_name') name: string, @Query('limit') limit?: string): Promise<ExecutionListResponse> {
-    return { executions: await this.executions.list(tenantId, name, parseLimit(limit)) };
+    return { executions: await this.executions.list(tenantId, name, parseExecutionLimit(limit)) };
   }
-}
-
-function parseLimit(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_LIMIT;
-  const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
-  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new InvalidRequestError(`limit: must be an integer from 1 to ${MAX_LIMIT}`);
-  return limit;
 }

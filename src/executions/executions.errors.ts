@@ -13,3 +13,10 @@ export class NoActiveHmacKeyError extends DomainError {
     super('no active HMAC key for this tenant');
   }
 }
+
+export class ExecutionNotFoundError extends DomainError {
+  readonly kind = 'not_found';
+  constructor() {
+    super('Execution not found');
+  }
+}

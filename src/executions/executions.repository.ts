@@ -5,7 +5,7 @@ import { DataSource, LessThan, QueryFailedError, Repository } from 'typeorm';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { asyncCommitPool } from '../database/async-commit-pool';
 import { TenantId } from '../common/tenant-id';
-import { Execution } from './execution.entity';
+import { Execution, ExecutionStatus } from './execution.entity';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 const COLUMNS = 'id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at';
@@ -36,9 +36,14 @@ export class ExecutionsRepository implements OnApplicationShutdown {
     return this.inserts.add(execution);
   }
 
-  /** Newest first. */
-  listByAction(tenantId: TenantId, actionId: string, limit: number): Promise<Execution[]> {
-    return this.executions.find({ where: { tenantId, actionId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  /** Newest first; only those of `status` when given. */
+  listByAction(tenantId: TenantId, actionId: string, limit: number, status?: ExecutionStatus): Promise<Execution[]> {
+    const where = status ? { tenantId, actionId, status } : { tenantId, actionId };
+    return this.executions.find({ where, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  }
+
+  findByActionAndId(tenantId: TenantId, actionId: string, id: string): Promise<Execution | null> {
+    return this.executions.findOneBy({ tenantId, actionId, id });
   }
 
   async deleteOlderThan(cutoff: Date): Promise<number> {

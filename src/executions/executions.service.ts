@@ -4,12 +4,14 @@ import { inexactNumbers } from '../common/json-numbers';
 import { ActionsService } from '../actions/actions.service';
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
+import { isUuid } from '../common/uuid';
 import { AppConfig } from '../config/app-config';
 import { WebhookService } from '../webhooks/webhook.service';
+import { ExecutionDetailDto } from './dto/execution-detail.response';
 import { ExecutionDto } from './dto/execution.response';
-import { AttemptRecord, Execution } from './execution.entity';
+import { AttemptRecord, Execution, ExecutionStatus } from './execution.entity';
 import { judge } from './execution-outcome';
-import { InvalidParametersError, NoActiveHmacKeyError } from './executions.errors';
+import { ExecutionNotFoundError, InvalidParametersError, NoActiveHmacKeyError } from './executions.errors';
 import { ExecutionsRepository } from './executions.repository';
 import { ParameterValidators } from './parameter-validators';
 
@@ -81,6 +83,19 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
     return (await this.executions.listByAction(tenantId, action.id, limit)).map((execution) => this.map(execution));
   }
 
+  /** The log as the management console shows it: newest first, optionally one status, with every attempt. */
+  async listWithAttempts(tenantId: TenantId, actionName: string, limit: number, status?: ExecutionStatus): Promise<ExecutionDetailDto[]> {
+    const action = await this.actions.findExecutable(tenantId, actionName);
+    return (await this.executions.listByAction(tenantId, action.id, limit, status)).map((execution) => this.mapWithAttempts(execution));
+  }
+
+  async getWithAttempts(tenantId: TenantId, actionName: string, id: string): Promise<ExecutionDetailDto> {
+    const action = await this.actions.findExecutable(tenantId, actionName);
+    const execution = isUuid(id) ? await this.executions.findByActionAndId(tenantId, action.id, id) : null;
+    if (!execution) throw new ExecutionNotFoundError();
+    return this.mapWithAttempts(execution);
+  }
+
   /** Deletes executions older than EXECUTION_RETENTION_DAYS; returns how many. */
   async prune(): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - this.config.executionRetentionDays * DAY_MS);
@@ -95,6 +110,19 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationShutdown(): void {
     clearInterval(this.pruneTimer);
+  }
+
+  private mapWithAttempts(execution: Execution): ExecutionDetailDto {
+    return {
+      ...this.map(execution),
+      attempt_log: execution.attemptLog.map((attempt) => ({
+        attempt: attempt.attempt,
+        started_at: attempt.started_at,
+        duration_ms: attempt.duration_ms,
+        http_status: attempt.http_status,
+        error: attempt.error,
+      })),
+    };
   }
 
   private map(execution: Execution): ExecutionDto {

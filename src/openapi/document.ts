@@ -14,7 +14,8 @@ origin. \`/\` means the origin this document was fetched from; a generated clien
 its base URL, e.g. \`http://localhost:3000\` for \`npm start\`.
 
 **Authentication.** Gateway endpoints take \`Authorization: Bearer <jwt_token>\` from \`exchangeToken\`; the
-management API takes \`Authorization: Bearer <ADMIN_API_KEY>\`.
+management API takes \`Authorization: Bearer <ADMIN_API_KEY>\`, or the session cookie of the Gateway Management console
+(\`signIn\`, or a portal link), with \`X-CSRF-Token\` on POST, PUT, PATCH and DELETE.
 
 **Errors.** Every error body is \`{"error": "...", "details"?: "..."}\`. Any request whose body is malformed JSON or
 not a JSON object is a 400, and any body over 1,048,576 bytes a 413, on every operation.
@@ -56,12 +57,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The jwt_token from exchangeToken (24 hours)' })
     // Not addBearerAuth: it would call the admin key a JWT, which it is not.
     .addSecurity('admin', { type: 'http', scheme: 'bearer', description: 'The service\'s ADMIN_API_KEY' })
+    .addSecurity('console', { type: 'apiKey', in: 'cookie', name: 'agw_console_session', description: 'A console session (signIn or redeemPortalLink)' })
     .addSecurity('webhookSignature', WEBHOOK_SIGNATURE_SCHEME)
     .addTag('auth', 'The token exchange')
     .addTag('actions', 'A tenant\'s actions')
     .addTag('executions', 'Running an action as the platform does, and its log')
     .addTag('tools', 'The tenant\'s actions as tools for language-model agents: definitions per provider, and the MCP server')
-    .addTag('admin', 'The management API the admin panel calls (tenants, API tokens, HMAC keys)')
+    .addTag('admin', 'The management API the admin panel calls (tenants, API tokens, HMAC keys, a tenant\'s actions and executions)')
+    .addTag('console', 'Sessions of the Gateway Management console and portal links')
     .build();
   const document = SwaggerModule.createDocument(app, { ...config, webhooks: WEBHOOKS }, { extraModels: WEBHOOK_MODELS });
   document.components = { ...document.components, headers: HEADERS };

@@ -1,0 +1,56 @@
+import { Button, ButtonProps, Group, Modal, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { ReactNode, useState } from 'react';
+import { ErrorAlert } from './ErrorAlert';
+
+interface ConfirmButtonProps extends ButtonProps {
+  /** The question in the dialog's title. */
+  title: string;
+  message: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => Promise<unknown>;
+  children: ReactNode;
+  'aria-label'?: string;
+}
+
+/** A button that asks first (revoke, delete, disable), and shows the service's answer if it refuses. */
+export function ConfirmButton({ title, message, confirmLabel, onConfirm, children, ...button }: ConfirmButtonProps) {
+  const [opened, { open, close }] = useDisclosure(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const confirm = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onConfirm();
+      close();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <Button color="red" variant="outline" size="xs" {...button} onClick={open}>
+        {children}
+      </Button>
+      <Modal opened={opened} onClose={close} title={title} centered>
+        <Stack>
+          <Text size="sm">{message}</Text>
+          <ErrorAlert error={error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button color="red" loading={busy} onClick={confirm}>
+              {confirmLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

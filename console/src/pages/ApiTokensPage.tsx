@@ -1,0 +1,154 @@
+import { Button, Code, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconKey, IconPlus } from '@tabler/icons-react';
+import { FormEvent, useState } from 'react';
+import { del, post } from '../api/client';
+import type { ApiToken } from '../api/types';
+import { useApi } from '../api/use-api';
+import { ConfirmButton } from '../components/ConfirmButton';
+import { EmptyState } from '../components/EmptyState';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { PageTitle } from '../components/PageTitle';
+import { SecretOnce } from '../components/SecretOnce';
+import { StatusBadge } from '../components/StatusBadge';
+import { Time } from '../components/Time';
+import { useTenant } from './tenant-context';
+
+function standing(token: ApiToken): 'active' | 'revoked' | 'expired' {
+  if (token.revoked_at) return 'revoked';
+  if (token.expires_at && Date.parse(token.expires_at) <= Date.now()) return 'expired';
+  return 'active';
+}
+
+/** API tokens (spec 5.1: "Gateway Management, API Tokens"): list, create (shown once), revoke. */
+export function ApiTokensPage() {
+  const { base } = useTenant();
+  const tokens = useApi<{ api_tokens: ApiToken[] }>(`${base}/api-tokens`);
+  const [created, setCreated] = useState<ApiToken>();
+
+  return (
+    <Stack>
+      <PageTitle title="API tokens" description="Long-lived credentials a tenant exchanges for 24-hour bearer tokens (POST /api/v1/gateway/token/exchange)." />
+      {created?.token ? (
+        <SecretOnce label="API token" value={created.token} onDone={() => setCreated(undefined)}>
+          <Text size="sm">
+            Exchange it for a bearer token: <Code>{`POST /api/v1/gateway/token/exchange {"api_token": "${created.prefix}…"}`}</Code>
+          </Text>
+        </SecretOnce>
+      ) : (
+        <CreateTokenForm
+          path={`${base}/api-tokens`}
+          onCreated={(token) => {
+            setCreated(token);
+            void tokens.reload();
+          }}
+        />
+      )}
+      <ErrorAlert error={tokens.error} />
+      {tokens.data && tokens.data.api_tokens.length === 0 && (
+        <EmptyState icon={<IconKey />} title="No API tokens yet">
+          <Text ta="center">Create one above: the tenant&apos;s developers exchange it for the bearer token every gateway call needs.</Text>
+        </EmptyState>
+      )}
+      {tokens.data && tokens.data.api_tokens.length > 0 && (
+        <Paper withBorder radius="md">
+          <Table striped verticalSpacing="sm" aria-label="API tokens" data-testid="api-tokens">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Prefix</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Last used</Table.Th>
+                <Table.Th>Expires</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>
+                  <span aria-hidden>&nbsp;</span>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {tokens.data.api_tokens.map((token) => (
+                <Table.Tr key={token.id} data-testid="api-token-row">
+                  <Table.Td fw={600}>{token.name}</Table.Td>
+                  <Table.Td>
+                    <Code>{token.prefix}…</Code>
+                  </Table.Td>
+                  <Table.Td>
+                    <Time value={token.created_at} />
+                  </Table.Td>
+                  <Table.Td>{token.last_used_at ? <Time value={token.last_used_at} /> : 'never'}</Table.Td>
+                  <Table.Td>{token.expires_at ? <Time value={token.expires_at} /> : 'never'}</Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={standing(token)} />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    {!token.revoked_at && (
+                      <ConfirmButton
+                        aria-label={`Revoke ${token.name}`}
+                        title={`Revoke “${token.name}”?`}
+                        message="It can no longer be exchanged, and bearer tokens made from it stop working within 60 seconds. This cannot be undone."
+                        confirmLabel="Revoke token"
+                        onConfirm={async () => {
+                          await del(`${base}/api-tokens/${token.id}`);
+                          await tokens.reload();
+                        }}
+                      >
+                        Revoke
+                      </ConfirmButton>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Paper>
+      )}
+    </Stack>
+  );
+}
+
+function CreateTokenForm({ path, onCreated }: { path: string; onCreated: (token: ApiToken) => void }) {
+  const [name, setName] = useState('');
+  const [expires, setExpires] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const body = { name, ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) };
+      onCreated((await post<{ api_token: ApiToken }>(path, body)).api_token);
+      setName('');
+      setExpires('');
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Paper withBorder p="md" radius="md">
+      <form onSubmit={submit}>
+        <Stack gap="xs">
+          <Group align="flex-end">
+            <TextInput label="Token name" description="Who or what uses it" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={280} />
+            <TextInput
+              label="Expires (optional)"
+              description="Your local time; empty: never"
+              type="datetime-local"
+              value={expires}
+              onChange={(event) => setExpires(event.currentTarget.value)}
+              w={240}
+            />
+            <Button type="submit" loading={busy} leftSection={<IconPlus size={16} aria-hidden />}>
+              Create token
+            </Button>
+          </Group>
+          <ErrorAlert error={error} />
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

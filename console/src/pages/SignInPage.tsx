@@ -1,0 +1,90 @@
+import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { FormEvent, useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { Logo } from '../components/Logo';
+import { useSession } from '../session';
+
+/** Operators sign in with the ADMIN_API_KEY; the service turns it into a session cookie. */
+export function SignInPage() {
+  const { state, signIn } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [key, setKey] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [operatorForm, setOperatorForm] = useState(false);
+
+  if (state.status === 'signed-in') return <Navigate to="/" replace />;
+  const ended = state.status === 'signed-out' ? state.ended : undefined;
+  const wasTenant = state.status === 'signed-out' && state.wasTenant;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await signIn(key);
+      setKey('');
+      const from = (location.state as { from?: string } | null)?.from;
+      navigate(from && from !== '/sign-in' ? from : '/', { replace: true });
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Center mih="100vh" p="md" component="main">
+      <Paper withBorder shadow="sm" p="xl" radius="md" w={460}>
+        <form onSubmit={submit}>
+          <Stack>
+            <Group gap="xs">
+              <Logo size={32} />
+              <Text fw={700}>Action Gateway</Text>
+            </Group>
+            <Title order={1} size="h2">
+              Sign in to Gateway Management
+            </Title>
+            {ended === 'expired' && (
+              <Alert color="yellow" variant="outline" icon={<IconInfoCircle aria-hidden />} role="status">
+                {wasTenant ? 'Your portal session has ended. Open a new portal link from your platform.' : 'Your session has ended. Sign in again.'}
+              </Alert>
+            )}
+            {ended === 'signed-out' && (
+              <Alert color="blue" variant="outline" icon={<IconInfoCircle aria-hidden />} role="status">
+                {wasTenant ? 'You have signed out. Open a new portal link from your platform to come back.' : 'You have signed out.'}
+              </Alert>
+            )}
+            {wasTenant && !operatorForm ? (
+              <Button variant="subtle" onClick={() => setOperatorForm(true)}>
+                An operator? Sign in with the admin API key
+              </Button>
+            ) : (
+              <>
+                <PasswordInput
+                  label="Admin API key"
+                  description="The service's ADMIN_API_KEY. It is exchanged for a session cookie and never kept in this browser."
+                  value={key}
+                  onChange={(event) => setKey(event.currentTarget.value)}
+                  required
+                  autoComplete="current-password"
+                  autoFocus
+                />
+                <ErrorAlert error={error} />
+                <Button type="submit" loading={busy} fullWidth>
+                  Sign in
+                </Button>
+                <Text size="sm" c="dimmed">
+                  A tenant&apos;s developer? Open the portal link your platform gave you instead.
+                </Text>
+              </>
+            )}
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

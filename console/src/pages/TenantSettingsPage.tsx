@@ -1,0 +1,158 @@
+import { Button, Code, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { CodeBlock } from '../components/CodeBlock';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconCopy, IconLink } from '@tabler/icons-react';
+import { FormEvent, useState } from 'react';
+import { Navigate } from 'react-router';
+import { patch, post } from '../api/client';
+import type { PortalLink, Tenant } from '../api/types';
+import { ConfirmButton } from '../components/ConfirmButton';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { Time } from '../components/Time';
+import { useSignedIn } from '../session';
+import { useTenant } from './tenant-context';
+
+/** Operators: rename, disable or enable the tenant, and make a portal link for its developers. */
+export function TenantSettingsPage() {
+  const session = useSignedIn();
+  const { tenant, base, reloadTenant } = useTenant();
+  if (session.kind !== 'operator') return <Navigate to={`${base}/actions`} replace />;
+
+  return (
+    <Stack>
+      <RenameForm tenant={tenant} base={base} onSaved={reloadTenant} />
+      <PortalLinkCard base={base} disabled={tenant.status === 'disabled'} />
+      <Paper withBorder p="lg" radius="md">
+        <Stack gap="xs">
+          <Title order={3}>{tenant.status === 'active' ? 'Disable the tenant' : 'Enable the tenant'}</Title>
+          <Text size="sm">
+            {tenant.status === 'active'
+              ? 'Its API tokens and bearer tokens stop working (within 60 seconds on other replicas), and its portal sessions end at once.'
+              : 'Its API tokens work again. Portal sessions that were ended stay ended: make a new portal link.'}
+          </Text>
+          <Group>
+            {tenant.status === 'active' ? (
+              <ConfirmButton
+                size="sm"
+                title={`Disable ${tenant.name}?`}
+                message="Nothing of the tenant can be used until it is enabled again."
+                confirmLabel="Disable tenant"
+                onConfirm={async () => {
+                  await patch(base, { status: 'disabled' });
+                  await reloadTenant();
+                }}
+              >
+                Disable tenant
+              </ConfirmButton>
+            ) : (
+              <Button
+                size="sm"
+                onClick={async () => {
+                  await patch(base, { status: 'active' });
+                  await reloadTenant();
+                }}
+              >
+                Enable tenant
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
+
+function RenameForm({ tenant, base, onSaved }: { tenant: Tenant; base: string; onSaved: () => Promise<void> }) {
+  const [name, setName] = useState(tenant.name);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await patch(base, { name });
+      await onSaved();
+      notifications.show({ color: 'teal', title: 'Tenant renamed', message: name });
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <form onSubmit={submit}>
+        <Stack gap="xs">
+          <Title order={3}>Name</Title>
+          <Group align="flex-end">
+            <TextInput label="Tenant name" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={360} />
+            <Button type="submit" loading={busy} disabled={name === tenant.name}>
+              Rename
+            </Button>
+          </Group>
+          <ErrorAlert error={error} />
+          <Text size="sm" c="dimmed">
+            Tenant id <Code>{tenant.id}</Code>
+          </Text>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function PortalLinkCard({ base, disabled }: { base: string; disabled: boolean }) {
+  const [link, setLink] = useState<PortalLink>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const create = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setLink((await post<{ portal_link: PortalLink }>(`${base}/portal-links`)).portal_link);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Stack gap="xs">
+        <Title order={3}>Tenant portal</Title>
+        <Text size="sm">
+          A portal link opens this console for the tenant&apos;s own developers, scoped to this tenant alone. It works once, for a few minutes. Your
+          platform&apos;s backend makes one with <Code>POST /api/v1/admin/tenants/{'{id}'}/portal-links</Code> whenever a developer opens the
+          integration page.
+        </Text>
+        {link && (
+          <Stack gap={4} data-testid="portal-link">
+            <CodeBlock>{link.url}</CodeBlock>
+            <Group>
+              <CopyButton value={link.url}>
+                {({ copied, copy }) => (
+                  <Button size="xs" variant="outline" onClick={copy} leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}>
+                    {copied ? 'Copied' : 'Copy link'}
+                  </Button>
+                )}
+              </CopyButton>
+              <Text size="sm">
+                Valid until <Time value={link.expires_at} />, once.
+              </Text>
+            </Group>
+          </Stack>
+        )}
+        <ErrorAlert error={error} />
+        <Group>
+          <Button size="sm" variant="default" leftSection={<IconLink size={16} aria-hidden />} onClick={() => void create()} loading={busy} disabled={disabled}>
+            Create portal link
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,110 @@
+import { Anchor, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconBuilding, IconPlus } from '@tabler/icons-react';
+import { FormEvent, useState } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { post } from '../api/client';
+import type { Tenant } from '../api/types';
+import { useApi } from '../api/use-api';
+import { EmptyState } from '../components/EmptyState';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { PageTitle } from '../components/PageTitle';
+import { StatusBadge } from '../components/StatusBadge';
+import { Time } from '../components/Time';
+import { useSignedIn } from '../session';
+
+/** Operators: every tenant, and a new one. */
+export function TenantsPage() {
+  const session = useSignedIn();
+  const tenants = useApi<{ tenants: Tenant[] }>(session.kind === 'operator' ? '/tenants' : undefined);
+  if (session.kind !== 'operator') return <Navigate to={`/tenants/${session.tenant_id}`} replace />;
+
+  return (
+    <Stack>
+      <PageTitle order={1} title="Tenants" description="Each tenant has its own actions, API tokens and HMAC keys." />
+      <CreateTenantForm onCreated={() => void tenants.reload()} />
+      <ErrorAlert error={tenants.error} />
+      {tenants.data && tenants.data.tenants.length === 0 && (
+        <EmptyState icon={<IconBuilding />} title="No tenants yet">
+          <Text ta="center">Create the first one above, or from the command line: <code>npm run gateway -- bootstrap --tenant acme</code></Text>
+        </EmptyState>
+      )}
+      {tenants.data && tenants.data.tenants.length > 0 && (
+        <Paper withBorder radius="md">
+          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Tenants">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Id</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {tenants.data.tenants.map((tenant) => (
+                <Table.Tr key={tenant.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/tenants/${tenant.id}`} fw={600}>
+                      {tenant.name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={tenant.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Time value={tenant.created_at} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text ff="monospace" size="sm">
+                      {tenant.id}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Paper>
+      )}
+    </Stack>
+  );
+}
+
+function CreateTenantForm({ onCreated }: { onCreated: () => void }) {
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { tenant } = await post<{ tenant: Tenant }>('/tenants', { name });
+      notifications.show({ color: 'teal', title: 'Tenant created', message: tenant.name });
+      setName('');
+      onCreated();
+      navigate(`/tenants/${tenant.id}`);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Paper withBorder p="md" radius="md">
+      <form onSubmit={submit}>
+        <Stack gap="xs">
+          <Group align="flex-end">
+            <TextInput label="New tenant's name" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={360} />
+            <Button type="submit" loading={busy} leftSection={<IconPlus size={16} aria-hidden />}>
+              Create tenant
+            </Button>
+          </Group>
+          <ErrorAlert error={error} />
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,68 @@
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { Loader } from '@mantine/core';
+import { Layout } from './Layout';
+import { ActionCreatePage } from './pages/ActionCreatePage';
+import { ActionEditPage } from './pages/ActionEditPage';
+import { ActionLayout } from './pages/ActionLayout';
+import { ActionOverviewPage } from './pages/ActionOverviewPage';
+import { ActionsPage } from './pages/ActionsPage';
+import { ApiTokensPage } from './pages/ApiTokensPage';
+import { ExecutionLogPage } from './pages/ExecutionLogPage';
+import { HmacKeysPage } from './pages/HmacKeysPage';
+import { HomeRedirect } from './pages/HomeRedirect';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { PortalPage } from './pages/PortalPage';
+import { SignInPage } from './pages/SignInPage';
+import { TenantLayout } from './pages/TenantLayout';
+import { TenantSettingsPage } from './pages/TenantSettingsPage';
+import { TenantsPage } from './pages/TenantsPage';
+
+// The form generated from a JSON Schema (rjsf + Ajv) is the heaviest part: loaded when "Try it" opens.
+const TryActionPage = lazy(() => import('./pages/TryActionPage'));
+
+export const router = createBrowserRouter(
+  [
+    { path: '/sign-in', element: <SignInPage /> },
+    { path: '/portal', element: <PortalPage /> },
+    {
+      path: '/',
+      element: <Layout />,
+      children: [
+        { index: true, element: <HomeRedirect /> },
+        { path: 'tenants', element: <TenantsPage /> },
+        {
+          path: 'tenants/:tenantId',
+          element: <TenantLayout />,
+          children: [
+            { index: true, element: <Navigate to="actions" replace /> },
+            { path: 'actions', element: <ActionsPage /> },
+            { path: 'actions/new', element: <ActionCreatePage /> },
+            {
+              path: 'actions/:actionName',
+              element: <ActionLayout />,
+              children: [
+                { index: true, element: <ActionOverviewPage /> },
+                { path: 'edit', element: <ActionEditPage /> },
+                {
+                  path: 'try',
+                  element: (
+                    <Suspense fallback={<Loader aria-label="Loading the form" />}>
+                      <TryActionPage />
+                    </Suspense>
+                  ),
+                },
+                { path: 'executions', element: <ExecutionLogPage /> },
+              ],
+            },
+            { path: 'api-tokens', element: <ApiTokensPage /> },
+            { path: 'hmac-keys', element: <HmacKeysPage /> },
+            { path: 'settings', element: <TenantSettingsPage /> },
+          ],
+        },
+        { path: '*', element: <NotFoundPage /> },
+      ],
+    },
+  ],
+  { basename: '/console' },
+);

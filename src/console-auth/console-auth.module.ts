@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ConsoleSession } from './console-session.entity';
+import { ConsoleSessionsRepository } from './console-sessions.repository';
+import { ConsoleSessionsService } from './console-sessions.service';
+import { ManagementAuthGuard } from './management-auth.guard';
+import { PortalLink } from './portal-link.entity';
+
+/**
+ * Console sessions and portal links, and the guard of the management API that accepts the ADMIN_API_KEY or a
+ * session. No routes: `ConsoleAuthHttpModule` has them.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([ConsoleSession, PortalLink])],
+  providers: [ConsoleSessionsRepository, ConsoleSessionsService, ManagementAuthGuard],
+  exports: [ConsoleSessionsService, ManagementAuthGuard],
+})
+export class ConsoleAuthModule {}

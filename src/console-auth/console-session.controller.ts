@@ -1,0 +1,81 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiErrors } from '../common/api-errors.decorator';
+import { ErrorBody } from '../common/error-body';
+import { ADMIN_PREFIX } from '../common/routes';
+import { AppConfig } from '../config/app-config';
+import { ExchangeRateLimited } from '../rate-limit/rate-limit.decorators';
+import { CsrfTokenError } from './console-auth.errors';
+import { ConsoleSessionsService, OpenedSession } from './console-sessions.service';
+import { RedeemPortalLinkRequest } from './dto/redeem-portal-link.request';
+import { CurrentSessionResponse, SessionResponse } from './dto/session.response';
+import { SignInRequest } from './dto/sign-in.request';
+import { clearSessionCookie, CSRF_HEADER, readSessionCookie, setSessionCookie } from './session-cookie';
+
+/**
+ * Console sign-in and sign-out. A session is a cookie (HttpOnly, SameSite=Strict, Secure in production) that the
+ * management API accepts in place of the ADMIN_API_KEY; the body never carries its secret.
+ */
+@ApiTags('console')
+@Controller(ADMIN_PREFIX)
+export class ConsoleSessionController {
+  constructor(
+    private readonly sessions: ConsoleSessionsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post('session')
+  @HttpCode(200)
+  @ExchangeRateLimited()
+  @ApiOperation({ summary: 'Operator sign-in: trade the ADMIN_API_KEY for a session cookie', operationId: 'signIn', security: [] })
+  @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
+  @ApiErrors(400, 413, 429)
+  @ApiResponse({ status: 401, type: ErrorBody, description: 'Wrong key', example: { error: 'Invalid admin API key' } })
+  async signIn(@Body() body: SignInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
+    return this.open(await this.sessions.signIn(body.admin_api_key), reply);
+  }
+
+  @Post('portal-links/redeem')
+  @HttpCode(200)
+  @ExchangeRateLimited()
+  @ApiOperation({ summary: 'Redeem a portal link (once) for a session scoped to its tenant', operationId: 'redeemPortalLink', security: [] })
+  @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
+  @ApiErrors(400, 413, 429)
+  @ApiResponse({ status: 401, type: ErrorBody, description: 'Unknown, used or expired link, or a disabled tenant', example: { error: 'Invalid portal link' } })
+  async redeem(@Body() body: RedeemPortalLinkRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
+    return this.open(await this.sessions.redeemPortalLink(body.token), reply);
+  }
+
+  @Get('session')
+  @ApiCookieAuth('console')
+  @ApiOperation({ summary: 'The current console session with its CSRF token, or null when there is none', operationId: 'getSession' })
+  @ApiOkResponse({ type: CurrentSessionResponse })
+  @ApiErrors(413)
+  async current(@Req() request: FastifyRequest): Promise<CurrentSessionResponse> {
+    const secret = readSessionCookie(request);
+    const resolved = secret ? await this.sessions.resolve(secret) : undefined;
+    return { session: resolved?.session ?? null };
+  }
+
+  @Delete('session')
+  @HttpCode(204)
+  @ApiCookieAuth('console')
+  @ApiOperation({ summary: 'Sign out: the session ends everywhere and its cookie is cleared', operationId: 'signOut' })
+  @ApiNoContentResponse({ description: 'Signed out (also when there was no session)' })
+  @ApiResponse({ status: 403, type: ErrorBody, description: 'X-CSRF-Token missing or wrong', example: { error: 'Missing or invalid CSRF token' } })
+  async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const secret = readSessionCookie(request);
+    if (secret && (await this.sessions.resolve(secret))) {
+      if (!this.sessions.csrfMatches(secret, request.headers[CSRF_HEADER])) throw new CsrfTokenError();
+      await this.sessions.end(secret);
+    }
+    clearSessionCookie(reply, this.config.production);
+  }
+
+  private open(opened: OpenedSession, reply: FastifyReply): SessionResponse {
+    setSessionCookie(reply, opened.secret, new Date(opened.session.expires_at), this.config.production);
+    reply.header('cache-control', 'no-store');
+    return { session: opened.session };
+  }
+}

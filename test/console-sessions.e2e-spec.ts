@@ -1,0 +1,294 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { Clock } from '../src/common/clock';
+import { admin, createTenant } from './support/factories';
+import { call } from './support/http';
+import { operatorSession, redeemPortalLink, sessionCookieOf, withSession } from './support/console-session';
+import { startTestApp, testConfig, TestApp } from './support/test-app';
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** A clock the test moves forward. */
+class MovableClock extends Clock {
+  offsetMs = 0;
+  override now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+}
+
+describe('console sessions and portal links (issue 13)', () => {
+  const clock = new MovableClock();
+  let testApp: TestApp;
+  let replica: TestApp;
+
+  beforeAll(async () => {
+    const config = await testConfig({ PUBLIC_URL: 'https://gateway.example.test' });
+    testApp = await startTestApp({ config, override: (builder) => builder.overrideProvider(Clock).useValue(clock) });
+    // A second replica on the same database and secrets (without PUBLIC_URL): sessions live in the database.
+    replica = await startTestApp({ config: await testConfig({ ...secretsOf(testApp), ADMIN_API_KEY: config.adminApiKey }) });
+  });
+  afterAll(async () => {
+    await replica?.close();
+    await testApp?.close();
+  });
+  afterEach(() => {
+    clock.offsetMs = 0;
+  });
+
+  const rows = (sql: string, parameters: unknown[]) => testApp.app.get(DataSource).query(sql, parameters);
+
+  describe('operator sign-in', () => {
+    it('refuses a wrong key with 401 and sets no cookie', async () => {
+      const response = await call(testApp.baseUrl, 'POST', '/api/v1/admin/session', { body: { admin_api_key: 'not-the-key' } });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: 'Invalid admin API key' });
+      expect(response.headers.getSetCookie()).toEqual([]);
+    });
+
+    it('refuses a body without the key with 400', async () => {
+      const response = await call(testApp.baseUrl, 'POST', '/api/v1/admin/session', { body: {} });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'Invalid request', details: 'admin_api_key: is required' });
+    });
+
+    it('trades the key for an HttpOnly, SameSite=Strict cookie scoped to the management API, storing only its hash', async () => {
+      const session = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      const setCookie = session.response.headers.getSetCookie()[0];
+      expect(setCookie).toMatch(/; HttpOnly/);
+      expect(setCookie).toMatch(/; SameSite=Strict/);
+      expect(setCookie).toMatch(/; Path=\/api\/v1\/admin/);
+      expect(setCookie).not.toMatch(/; Secure/); // outside production (plain http on a developer's machine)
+      expect(session.response.headers.get('cache-control')).toBe('no-store');
+      const body = session.response.body;
+      expect(Object.keys(body.session).sort()).toEqual(['csrf_token', 'expires_at', 'kind', 'tenant_id']);
+      expect(body.session).toMatchObject({ kind: 'operator', tenant_id: null });
+      expect(session.response.text).not.toContain(session.cookie);
+      const expiresIn = Date.parse(body.session.expires_at) - Date.now();
+      expect(expiresIn).toBeGreaterThan(479 * 60_000);
+      expect(expiresIn).toBeLessThanOrEqual(480 * 60_000);
+
+      const stored = await rows('SELECT secret_hash FROM console_sessions WHERE secret_hash = $1', [sha256(session.cookie)]);
+      expect(stored).toHaveLength(1);
+      const anywhere = await rows("SELECT count(*)::int AS n FROM console_sessions WHERE row_to_json(console_sessions)::text LIKE '%' || $1 || '%'", [session.cookie]);
+      expect(anywhere[0].n).toBe(0);
+
+      const current = await withSession(testApp.baseUrl, session, 'GET', '/session');
+      expect(current.status).toBe(200);
+      expect(current.body).toEqual(body);
+    });
+
+    it('makes the cookie Secure in production', async () => {
+      const production = await startTestApp({
+        env: { NODE_ENV: 'production', RUN_MIGRATIONS: 'false', SHUTDOWN_DELAY_MS: '0' },
+      });
+      try {
+        const session = await operatorSession(production.baseUrl, production.config.adminApiKey);
+        expect(session.response.headers.getSetCookie()[0]).toMatch(/; Secure/);
+      } finally {
+        await production.close();
+      }
+    });
+  });
+
+  describe('the management API with a session cookie', () => {
+    it('lets an operator session read, and change only with the CSRF token in X-CSRF-Token', async () => {
+      const session = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      expect((await withSession(testApp.baseUrl, session, 'GET', '/tenants', undefined, null)).status).toBe(200);
+
+      for (const csrf of [null, '', 'wrong', session.csrf.slice(1)]) {
+        const refused = await withSession(testApp.baseUrl, session, 'POST', '/tenants', { name: 'csrf-probe' }, csrf);
+        expect(refused.status).toBe(403);
+        expect(refused.body).toEqual({ error: 'Missing or invalid CSRF token' });
+      }
+      const created = await withSession(testApp.baseUrl, session, 'POST', '/tenants', { name: 'made-in-console' });
+      expect(created.status).toBe(201);
+      expect(created.body.tenant.name).toBe('made-in-console');
+    });
+
+    it('does not take another session\'s CSRF token', async () => {
+      const first = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      const second = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      const response = await withSession(testApp.baseUrl, first, 'POST', '/tenants', { name: 'x' }, second.csrf);
+      expect(response.status).toBe(403);
+    });
+
+    it('refuses an unknown cookie, and a wrong bearer key even alongside a valid cookie', async () => {
+      const unknown = await withSession(testApp.baseUrl, { cookie: 'made-up', csrf: 'x' }, 'GET', '/tenants');
+      expect(unknown.status).toBe(401);
+      expect(unknown.body).toEqual({ error: 'Invalid token' });
+
+      const session = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      const response = await call(testApp.baseUrl, 'GET', '/api/v1/admin/tenants', {
+        headers: { cookie: `agw_console_session=${session.cookie}`, authorization: 'Bearer wrong' },
+      });
+      expect(response.status).toBe(401);
+    });
+
+    it('works on every replica, and signing out on one ends it on all', async () => {
+      const session = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      expect((await withSession(replica.baseUrl, session, 'GET', '/tenants')).status).toBe(200);
+
+      expect((await withSession(replica.baseUrl, session, 'DELETE', '/session', undefined, null)).status).toBe(403);
+      const signedOut = await withSession(replica.baseUrl, session, 'DELETE', '/session');
+      expect(signedOut.status).toBe(204);
+      expect(signedOut.headers.getSetCookie()[0]).toMatch(/^agw_console_session=;.*Expires=Thu, 01 Jan 1970/);
+      expect(await rows('SELECT 1 FROM console_sessions WHERE secret_hash = $1', [sha256(session.cookie)])).toHaveLength(0);
+
+      for (const app of [testApp, replica]) {
+        expect((await withSession(app.baseUrl, session, 'GET', '/tenants')).status).toBe(401);
+        expect((await withSession(app.baseUrl, session, 'GET', '/session')).body).toEqual({ session: null });
+      }
+      // Signing out again (or with no session at all) is harmless.
+      expect((await withSession(testApp.baseUrl, session, 'DELETE', '/session')).status).toBe(204);
+    });
+
+    it('expires after CONSOLE_SESSION_TTL_MINUTES', async () => {
+      const session = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      clock.offsetMs = testApp.config.console.sessionTtlMs - 1_000;
+      expect((await withSession(testApp.baseUrl, session, 'GET', '/tenants')).status).toBe(200);
+      clock.offsetMs = testApp.config.console.sessionTtlMs + 1_000;
+      expect((await withSession(testApp.baseUrl, session, 'GET', '/tenants')).status).toBe(401);
+      clock.offsetMs = 0;
+      expect((await withSession(testApp.baseUrl, session, 'GET', '/tenants')).status).toBe(401);
+    });
+
+    it('ends operator sessions when the ADMIN_API_KEY changes', async () => {
+      const session = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      const rotated = await startTestApp({ config: await testConfig({ ...secretsOf(testApp), ADMIN_API_KEY: 'b'.repeat(16) + randomUUID() }) });
+      try {
+        expect((await withSession(rotated.baseUrl, session, 'GET', '/tenants')).status).toBe(401);
+      } finally {
+        await rotated.close();
+      }
+    });
+  });
+
+  describe('portal links', () => {
+    async function portalLink(tenantId: string) {
+      const response = await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`);
+      expect(response.status).toBe(201);
+      return response.body.portal_link;
+    }
+
+    it('are single use, short-lived, and stored as a hash only', async () => {
+      const { tenantId } = await createTenant(testApp);
+      const link = await portalLink(tenantId);
+      expect(Object.keys(link).sort()).toEqual(['expires_at', 'tenant_id', 'token', 'url']);
+      expect(link.token).toMatch(/^agwp_[A-Za-z0-9_-]{43}$/);
+      expect(link.url).toBe(`https://gateway.example.test/console/portal#token=${link.token}`);
+      expect(link.tenant_id).toBe(tenantId);
+      expect(Date.parse(link.expires_at) - Date.now()).toBeGreaterThan(290_000);
+      expect(Date.parse(link.expires_at) - Date.now()).toBeLessThanOrEqual(300_000);
+      const stored = await rows('SELECT token_hash FROM portal_links WHERE tenant_id = $1', [tenantId]);
+      expect(stored).toEqual([{ token_hash: sha256(link.token) }]);
+
+      const session = await redeemPortalLink(testApp.baseUrl, link.token);
+      expect(session.response.body.session).toMatchObject({ kind: 'tenant', tenant_id: tenantId });
+      expect(session.response.headers.getSetCookie()[0]).toMatch(/; HttpOnly; SameSite=Strict/);
+
+      const again = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: link.token } });
+      expect(again.status).toBe(401);
+      expect(again.body).toEqual({ error: 'Invalid portal link' });
+      expect(sessionCookieOf(again)).toBeUndefined();
+    });
+
+    it('refuse an expired link, an unknown one, and one of a disabled tenant, all alike', async () => {
+      const { tenantId } = await createTenant(testApp);
+      const expired = await portalLink(tenantId);
+      clock.offsetMs = testApp.config.console.portalLinkTtlMs + 1_000;
+      const late = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: expired.token } });
+      clock.offsetMs = 0;
+      expect([late.status, late.body]).toEqual([401, { error: 'Invalid portal link' }]);
+
+      const unknown = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: 'agwp_nope' } });
+      expect([unknown.status, unknown.body]).toEqual([401, { error: 'Invalid portal link' }]);
+
+      const forDisabled = await portalLink(tenantId);
+      await admin(testApp, 'PATCH', `/tenants/${tenantId}`, { status: 'disabled' });
+      const refused = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: forDisabled.token } });
+      expect([refused.status, refused.body]).toEqual([401, { error: 'Invalid portal link' }]);
+    });
+
+    it('are minted by operators only, for tenants that exist', async () => {
+      const { tenantId } = await createTenant(testApp);
+      expect((await call(testApp.baseUrl, 'POST', `/api/v1/admin/tenants/${tenantId}/portal-links`)).status).toBe(401);
+      const unknown = await admin(testApp, 'POST', `/tenants/${randomUUID()}/portal-links`);
+      expect([unknown.status, unknown.body]).toEqual([404, { error: 'Tenant not found' }]);
+
+      const session = await redeemPortalLink(testApp.baseUrl, (await portalLink(tenantId)).token);
+      const byTenant = await withSession(testApp.baseUrl, session, 'POST', `/tenants/${tenantId}/portal-links`);
+      expect([byTenant.status, byTenant.body]).toEqual([403, { error: 'Operators only' }]);
+    });
+
+    it('use the request\'s own origin when PUBLIC_URL is not set', async () => {
+      const { tenantId } = await createTenant(replica);
+      const response = await admin(replica, 'POST', `/tenants/${tenantId}/portal-links`);
+      expect(response.body.portal_link.url).toBe(`${replica.baseUrl}/console/portal#token=${response.body.portal_link.token}`);
+    });
+  });
+
+  describe('a tenant session', () => {
+    it('reaches its own tenant and nothing else', async () => {
+      const own = await createTenant(testApp);
+      const other = await createTenant(testApp);
+      const link = (await admin(testApp, 'POST', `/tenants/${own.tenantId}/portal-links`)).body.portal_link;
+      const session = await redeemPortalLink(testApp.baseUrl, link.token);
+
+      expect((await withSession(testApp.baseUrl, session, 'GET', `/tenants/${own.tenantId}`)).body.tenant.id).toBe(own.tenantId);
+      expect((await withSession(testApp.baseUrl, session, 'GET', `/tenants/${own.tenantId}/api-tokens`)).status).toBe(200);
+      const token = await withSession(testApp.baseUrl, session, 'POST', `/tenants/${own.tenantId}/api-tokens`, { name: 'from the portal' });
+      expect(token.status).toBe(201);
+
+      for (const [method, path] of [
+        ['GET', `/tenants/${other.tenantId}`],
+        ['GET', `/tenants/${other.tenantId}/api-tokens`],
+        ['GET', `/tenants/${other.tenantId}/hmac-keys`],
+        ['POST', `/tenants/${other.tenantId}/hmac-keys`],
+        ['DELETE', `/tenants/${other.tenantId}/api-tokens/${other.apiTokenId}`],
+        ['GET', `/tenants/${other.tenantId}/actions`],
+        ['GET', `/tenants/${randomUUID()}`],
+      ]) {
+        const response = await withSession(testApp.baseUrl, session, method, path);
+        expect([method, path, response.status, response.body]).toEqual([method, path, 404, { error: 'Tenant not found' }]);
+      }
+      for (const [method, path, body] of [
+        ['GET', '/tenants', undefined],
+        ['POST', '/tenants', { name: 'mine now' }],
+        ['PATCH', `/tenants/${own.tenantId}`, { status: 'disabled' }],
+      ] as const) {
+        const response = await withSession(testApp.baseUrl, session, method, path, body);
+        expect([method, path, response.status, response.body]).toEqual([method, path, 403, { error: 'Operators only' }]);
+      }
+      // The other tenant's token was not revoked.
+      expect((await admin(testApp, 'GET', `/tenants/${other.tenantId}/api-tokens`)).body.api_tokens[0].revoked_at).toBeNull();
+    });
+
+    it('ends when its tenant is disabled, and stays ended when it is enabled again', async () => {
+      const { tenantId } = await createTenant(testApp);
+      const link = (await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`)).body.portal_link;
+      const session = await redeemPortalLink(testApp.baseUrl, link.token);
+      expect((await withSession(testApp.baseUrl, session, 'GET', `/tenants/${tenantId}`)).status).toBe(200);
+
+      await admin(testApp, 'PATCH', `/tenants/${tenantId}`, { status: 'disabled' });
+      expect((await withSession(testApp.baseUrl, session, 'GET', `/tenants/${tenantId}`)).status).toBe(401);
+      expect(await rows('SELECT 1 FROM console_sessions WHERE tenant_id = $1', [tenantId])).toHaveLength(0);
+      await admin(testApp, 'PATCH', `/tenants/${tenantId}`, { status: 'active' });
+      expect((await withSession(testApp.baseUrl, session, 'GET', `/tenants/${tenantId}`)).status).toBe(401);
+    });
+
+    it('ends at once on another replica too when the tenant is disabled there', async () => {
+      const { tenantId } = await createTenant(testApp);
+      const link = (await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`)).body.portal_link;
+      const session = await redeemPortalLink(replica.baseUrl, link.token);
+      await admin(testApp, 'PATCH', `/tenants/${tenantId}`, { status: 'disabled' });
+      expect((await withSession(replica.baseUrl, session, 'GET', `/tenants/${tenantId}`)).status).toBe(401);
+    });
+  });
+});
+
+function secretsOf(testApp: TestApp): Record<string, string> {
+  return {
+    JWT_SECRET: testApp.config.jwt.secret,
+    ENCRYPTION_KEY: testApp.config.encryptionKey.toString('base64'),
+  };
+}

@@ -1,0 +1,496 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { DataSource } from 'typeorm';
+import { admin, createTenant, gateway } from './support/factories';
+import { keepOnLoopback, launchBrowser, watchPageErrors } from './support/browser';
+import { eventually } from './support/eventually';
+import { call } from './support/http';
+import { ok, Receiver, status } from './support/receiver';
+import { startTestApp, TestApp } from './support/test-app';
+
+/**
+ * The Gateway Management console as a person uses it, in Debian's Chromium: operator sign-in, tenants, API
+ * tokens, HMAC keys, actions (registered, refused, tried), the execution log, portal links and their tenant
+ * sessions, sign-out. One browser for the file; each person has a browser context of their own.
+ *
+ * Screenshots (1280 px wide) go to test-results/console, or to docs/console with `npm run docs:screenshots`.
+ */
+const SCREENSHOTS = resolve(process.env.CONSOLE_SCREENSHOTS_DIR ?? resolve(__dirname, '..', 'test-results', 'console'));
+const VIEWPORT = { width: 1280, height: 800 };
+
+const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible', timeout: 15_000 });
+const hasText = (locator: Locator, text: string) => eventually(async () => expect(await locator.first().textContent()).toContain(text));
+const hasCount = (locator: Locator, count: number) => eventually(async () => expect(await locator.count()).toBe(count));
+
+describe('Gateway Management console (in a browser)', () => {
+  let testApp: TestApp;
+  let receiver: Receiver;
+  let failing: Receiver;
+  let browser: Browser;
+  let operator: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let outside: string[];
+  const state: { tenantId?: string; tenantName?: string; actionName?: string; portalUrl?: string; otherTenantId?: string } = {};
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    receiver = await Receiver.start(ok);
+    failing = await Receiver.start(status(500));
+    browser = await launchBrowser();
+    ({ context: operator, page, errors, outside } = await person());
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.stop();
+    await failing?.stop();
+    await testApp?.close();
+  });
+
+  afterEach(() => {
+    // Nothing the page reports as broken (a CSP violation is a console error), and no request off this machine.
+    expect(broken(errors)).toEqual([]);
+    expect(outside).toEqual([]);
+  });
+
+  async function person(): Promise<{ context: BrowserContext; page: Page; errors: string[]; outside: string[] }> {
+    const context = await browser.newContext({ viewport: VIEWPORT, baseURL: testApp.baseUrl, reducedMotion: 'reduce' });
+    context.setDefaultTimeout(15_000);
+    const opened = await context.newPage();
+    return { context, page: opened, errors: watchPageErrors(opened), outside: await keepOnLoopback(opened) };
+  }
+
+  const console$ = (path = '') => `/console${path}`;
+
+  /**
+   * The page's error list without the requests the browser itself dropped because the test moved on (a favicon
+   * still loading at the next navigation: net::ERR_ABORTED), which are no failure of the page.
+   */
+  const broken = (seen: string[]) => seen.filter((item) => !(item.startsWith('request: ') && item.endsWith('(net::ERR_ABORTED)')));
+
+  /** The status the service answers a fetch made by the page itself (with its cookie). */
+  const statusFromPage = (target: Page, path: string) =>
+    target.evaluate(`fetch(${JSON.stringify(path)}).then(async (response) => { await response.text(); return response.status; })`);
+
+  /** The errors are only the browser's log lines for answers with these statuses (expected refusals); clears them. */
+  function expectOnlyRefusals(seen: string[], ...statuses: number[]): void {
+    const pattern = new RegExp(`status of (${statuses.join('|')}) `);
+    expect(broken(seen).filter((error) => !pattern.test(error))).toEqual([]);
+    seen.length = 0;
+  }
+  /** A screenshot from the top of the page (the header is fixed: scrolled, it would sit in the middle), without toasts. */
+  async function shoot(target: Page, name: string): Promise<void> {
+    for (const dismiss of await target.getByRole('button', { name: 'Dismiss' }).all()) await dismiss.click();
+    await target.evaluate('window.scrollTo(0, 0)');
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
+
+  /** axe-core finds no serious or critical accessibility violation on the page as it is. */
+  async function expectAccessible(target: Page): Promise<void> {
+    const results = await new AxeBuilder({ page: target }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    const serious = results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.html.slice(0, 160)).join(' | ')})`);
+    expect(serious).toEqual([]);
+  }
+
+  it('serves the console with a strict Content-Security-Policy and no inline script', async () => {
+    const response = await call(testApp.baseUrl, 'GET', '/console/tenants/anything');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(policy).not.toContain('unsafe-eval');
+    expect(policy).toContain("frame-ancestors 'none'");
+    const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/=]+)'/.exec(policy)?.[1];
+    expect(nonce).toBeDefined();
+    expect(response.text).toContain(`<meta name="csp-nonce" content="${nonce}" />`);
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    // Every script has a src on the service itself; no inline handlers.
+    const scripts = [...response.text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, body] of scripts) {
+      expect(attributes).toMatch(/src="\/console\/assets\/[^"]+\.js"/);
+      expect(body.trim()).toBe('');
+    }
+    expect(response.text).not.toMatch(/\son[a-z]+=/i);
+
+    // Another request, another nonce; assets are long-lived; a missing asset is a 404, never the page.
+    const again = await call(testApp.baseUrl, 'GET', '/console');
+    expect(again.headers.get('content-security-policy')).not.toBe(policy);
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(response.text)![1];
+    const asset = await call(testApp.baseUrl, 'GET', script);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+    const missing = await call(testApp.baseUrl, 'GET', '/console/assets/nope.js');
+    expect([missing.status, missing.body]).toEqual([404, { error: 'Not found' }]);
+  });
+
+  it('refuses a wrong admin key, then signs the operator in with a session cookie kept out of reach of scripts', async () => {
+    await page.goto(console$('/'));
+    await visible(page.getByRole('heading', { name: 'Sign in to Gateway Management' }));
+    await expectAccessible(page);
+    await shoot(page, 'sign-in');
+
+    await page.getByLabel(/^Admin API key/).fill('not-the-admin-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await hasText(page.getByRole('alert'), 'Invalid admin API key');
+    await shoot(page, 'sign-in-wrong-key');
+    expectOnlyRefusals(errors, 401); // the browser logs the refused sign-in
+
+    await page.getByLabel(/^Admin API key/).fill(testApp.config.adminApiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByRole('heading', { name: 'Tenants', level: 1 }));
+    expect(new URL(page.url()).pathname).toBe('/console/tenants');
+
+    const [cookie] = await operator.cookies();
+    expect(cookie).toMatchObject({ name: 'agw_console_session', httpOnly: true, sameSite: 'Strict', path: '/api/v1/admin' });
+    const stored = await page.evaluate('({ cookie: document.cookie, local: JSON.stringify(localStorage), session: JSON.stringify(sessionStorage) })');
+    expect(stored).toEqual({ cookie: '', local: '{}', session: '{}' });
+  });
+
+  it('creates a tenant and opens it, with an empty state that says how to register an action', async () => {
+    state.tenantName = `Acme ${Date.now()}`;
+    await page.getByLabel("New tenant's name").fill(state.tenantName);
+    await page.getByRole('button', { name: 'Create tenant' }).click();
+    await visible(page.getByRole('heading', { name: state.tenantName, level: 1 }));
+    state.tenantId = /\/console\/tenants\/([0-9a-f-]{36})\/actions$/.exec(page.url())![1];
+    expect((await admin(testApp, 'GET', `/tenants/${state.tenantId}`)).body.tenant).toMatchObject({ name: state.tenantName, status: 'active' });
+
+    const empty = page.getByTestId('empty-state');
+    await hasText(empty, 'No actions yet');
+    await hasText(empty, `curl -X POST ${testApp.baseUrl}/api/v1/gateway/actions`);
+    await visible(empty.getByRole('link', { name: 'Register an action' }));
+    await expectAccessible(page);
+    await shoot(page, 'actions-empty');
+
+    await page.getByRole('link', { name: 'Tenants' }).first().click();
+    await visible(page.getByRole('link', { name: state.tenantName }));
+    await expectAccessible(page);
+    await shoot(page, 'tenants');
+    await page.getByRole('link', { name: state.tenantName }).click();
+    await visible(page.getByRole('heading', { name: state.tenantName, level: 1 }));
+  });
+
+  it('creates an API token, shows its value once with a copy button, and revokes it after confirmation', async () => {
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await visible(page.getByText('No API tokens yet'));
+    await page.getByLabel('Token name').fill('deploy bot');
+    await page.getByRole('button', { name: 'Create token' }).click();
+
+    const secret = page.getByTestId('secret-once');
+    await hasText(secret, "Copy it now: you won't see it again.");
+    await visible(secret.getByRole('button', { name: 'Copy API token' }));
+    const token = (await page.getByTestId('secret-value').textContent())!.trim();
+    expect(token).toMatch(/^agw_[A-Za-z0-9_-]{43}$/);
+    await expectAccessible(page);
+    await shoot(page, 'api-token-created');
+
+    // The token is real: it exchanges for a bearer token.
+    const exchanged = await gateway(testApp, 'POST', '/token/exchange', { body: { api_token: token } });
+    expect(exchanged.status).toBe(200);
+
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    const row = page.getByTestId('api-token-row').filter({ hasText: 'deploy bot' });
+    await hasText(row, token.slice(0, 12));
+    await hasText(row, 'active');
+    expect(await page.content()).not.toContain(token);
+    await page.reload();
+    await hasCount(page.getByTestId('api-token-row'), 1);
+    expect(await page.content()).not.toContain(token);
+    await shoot(page, 'api-tokens');
+
+    await row.getByRole('button', { name: 'Revoke deploy bot' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke “deploy bot”?' });
+    await hasText(dialog, 'This cannot be undone.');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await hasText(row, 'active');
+    await row.getByRole('button', { name: 'Revoke deploy bot' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
+    await hasText(row, 'revoked');
+    expect((await gateway(testApp, 'POST', '/token/exchange', { body: { api_token: token } })).status).toBe(401);
+  });
+
+  it('creates an HMAC key (shown once) and rotates it: the new key is primary while the old one still signs', async () => {
+    await page.getByRole('link', { name: 'HMAC keys' }).click();
+    await visible(page.getByText('No HMAC keys yet'));
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await hasText(page.getByTestId('secret-once'), "you won't see it again");
+    const first = (await page.getByTestId('secret-value').textContent())!.trim();
+    expect(first).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    await page.getByRole('button', { name: 'Rotate key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate the HMAC key?' });
+    await hasText(dialog, 'keeps signing the webhook-signature header');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Create the new key' }).click();
+    await visible(page.getByTestId('secret-once'));
+    const second = (await page.getByTestId('secret-value').textContent())!.trim();
+    expect(second).toMatch(/^whsec_/);
+    expect(second).not.toBe(first);
+    await hasCount(page.getByTestId('hmac-key-row'), 2);
+    await visible(page.getByText('2 keys are active'));
+    await expectAccessible(page);
+    await shoot(page, 'hmac-keys-rotated');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    const keys = (await admin(testApp, 'GET', `/tenants/${state.tenantId}/hmac-keys`)).body.hmac_keys;
+    expect(keys.map((key: any) => [key.primary, key.revoked_at])).toEqual([
+      [true, null],
+      [false, null],
+    ]);
+  });
+
+  it('registers an action with a JSON editor that shows schema problems before sending', async () => {
+    await page.getByRole('link', { name: 'Actions' }).click();
+    await page.getByRole('link', { name: 'Register an action' }).first().click();
+    await visible(page.getByRole('heading', { name: 'Register an action' }));
+    state.actionName = 'get_weather';
+    await page.getByLabel('Name').fill(state.actionName);
+    await page.getByLabel('Description').fill('Current weather for a city');
+    await page.getByLabel('Webhook URL').fill(receiver.url('/weather'));
+    const editor = page.getByLabel('JSON Schema of the parameters');
+    await editor.fill('{"type":"string","properties":{"city":{"type":"text"}},"required":"city"}');
+    const problems = page.getByTestId('schema-problems');
+    await hasText(problems, '/type: must be "object"');
+    await hasText(problems, '/required: must be array');
+    await eventually(async () => expect(await page.getByRole('button', { name: 'Register action' }).isDisabled()).toBe(true));
+    await expectAccessible(page);
+    await shoot(page, 'action-form-schema-problems');
+    const callsBefore = receiver.calls.length;
+
+    await editor.fill(JSON.stringify({ type: 'object', properties: { city: { type: 'string', description: 'City name' }, units: { type: 'string', enum: ['metric', 'imperial'] } }, required: ['city'] }));
+    await visible(page.getByText('Valid JSON Schema'));
+    expect(receiver.calls.length).toBe(callsBefore); // nothing was sent while the schema was wrong
+    await page.getByRole('button', { name: 'Register action' }).click();
+
+    await visible(page.getByRole('heading', { name: state.actionName, level: 2 }));
+    await hasText(page.getByTestId('action-schema'), '"required": [\n    "city"\n  ]');
+    const test = JSON.parse(receiver.calls[receiver.calls.length - 1].body);
+    expect(test).toMatchObject({ action_name: state.actionName, parameters: {}, test: true });
+    await expectAccessible(page);
+    await shoot(page, 'action');
+  });
+
+  it('shows the spec\'s error text when the webhook answers the registration test with 500, and stores nothing', async () => {
+    await page.goto(console$(`/tenants/${state.tenantId}/actions/new`));
+    await page.getByLabel('Name').fill('broken_hook');
+    await page.getByLabel('Description').fill('Its webhook is down');
+    await page.getByLabel('Webhook URL').fill(failing.url('/down'));
+    await visible(page.getByText('Valid JSON Schema'));
+    await page.getByRole('button', { name: 'Register action' }).click();
+    const alert = page.getByRole('alert');
+    await hasText(alert, 'The service refused this action');
+    await hasText(alert, 'action validation failed: webhook endpoint returned status 500');
+    await expectAccessible(page);
+    await shoot(page, 'action-registration-refused');
+    expectOnlyRefusals(errors, 400); // the refused registration
+    const actions = (await admin(testApp, 'GET', `/tenants/${state.tenantId}/actions`)).body.actions;
+    expect(actions.map((action: any) => action.name)).toEqual([state.actionName]);
+  });
+
+  it('tries the action through a form generated from its JSON Schema, on the real execute path', async () => {
+    await page.goto(console$(`/tenants/${state.tenantId}/actions/${state.actionName}`));
+    await page.getByRole('link', { name: 'Try it' }).first().click();
+    const form = page.getByTestId('try-form');
+    await visible(form.getByLabel('city'));
+    await visible(form.getByLabel('units'));
+
+    const callsBefore = receiver.calls.length;
+    await form.getByRole('button', { name: 'Run action' }).click();
+    await hasText(form, "must have required property 'city'");
+    expect(receiver.calls.length).toBe(callsBefore);
+
+    receiver.behaviour = (_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'Sunny, 21 °C', error: '' }));
+    };
+    await form.getByLabel('city').fill('Oslo');
+    await hasText(page.getByTestId('try-request'), '"city": "Oslo"');
+    await form.getByRole('button', { name: 'Run action' }).click();
+    const outcome = page.getByTestId('try-outcome');
+    await hasText(outcome, 'succeeded');
+    await hasText(outcome, 'Sunny, 21 °C');
+    await hasText(outcome, '1 attempt');
+    const sent = receiver.calls[receiver.calls.length - 1];
+    expect(JSON.parse(sent.body)).toMatchObject({ action_name: state.actionName, parameters: { city: 'Oslo' } });
+    expect(sent.headers['webhook-id']).toBeDefined();
+    expect(JSON.parse(sent.body).signature).toMatch(/^[0-9a-f]{64}$/);
+    await expectAccessible(page);
+    await shoot(page, 'try-it');
+  });
+
+  it('shows the execution log with each attempt, filters by status, and follows new executions without a reload', async () => {
+    await page.getByRole('link', { name: 'Execution log', exact: true }).click();
+    const log = page.getByTestId('execution-log');
+    await hasCount(log.getByTestId('execution-row'), 1);
+    await hasText(log, 'Sunny, 21 °C');
+
+    // The platform runs the action while the page is open: first try 503, then success (a retry).
+    const tenant = await bearerFor(state.tenantId!);
+    let calls = 0;
+    receiver.behaviour = (_, response) => {
+      calls += 1;
+      if (calls === 1) response.writeHead(503, { 'content-type': 'application/json' }).end('{}');
+      else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'Rain', error: '' }));
+    };
+    const run = await gateway(testApp, 'POST', `/actions/${state.actionName}/execute`, { token: tenant, body: { parameters: { city: 'Bergen' } } });
+    expect(run.body.execution).toMatchObject({ status: 'succeeded', attempts: 2 });
+    receiver.behaviour = status(500);
+    const failed = await gateway(testApp, 'POST', `/actions/${state.actionName}/execute`, { token: tenant, body: { parameters: { city: 'Tromsø' } } });
+    expect(failed.body.execution).toMatchObject({ status: 'failed', attempts: 3, error: 'webhook endpoint returned status 500' });
+
+    await hasCount(log.getByTestId('execution-row'), 3); // no reload: the page polls
+    const newest = log.getByTestId('execution-row').first();
+    await hasText(newest, 'failed');
+    await hasText(newest, 'webhook endpoint returned status 500');
+    await newest.getByRole('button', { name: /Attempts of the execution/ }).click();
+    const attempts = log.getByTestId('attempts').first();
+    await hasCount(attempts.getByTestId('attempt-row'), 3);
+    await hasText(attempts.getByTestId('attempt-row').first(), 'webhook endpoint returned status 500');
+
+    const retried = log.getByTestId('execution-row').nth(1);
+    await retried.getByRole('button', { name: /Attempts of the execution/ }).click();
+    const retriedAttempts = log.getByTestId('attempts').nth(1);
+    await hasCount(retriedAttempts.getByTestId('attempt-row'), 2);
+    await hasText(retriedAttempts.getByTestId('attempt-row').first(), 'webhook endpoint returned status 503');
+    await hasText(retriedAttempts.getByTestId('attempt-row').nth(1), '200');
+    await expectAccessible(page);
+    await shoot(page, 'execution-log');
+
+    await page.getByText('Failed', { exact: true }).click();
+    await hasCount(log.getByTestId('execution-row'), 1);
+    await eventually(async () => expect(await log.getByTestId('execution-row').first().getAttribute('data-status')).toBe('failed'));
+    await page.getByText('Succeeded', { exact: true }).click();
+    await hasCount(log.getByTestId('execution-row'), 2);
+    await hasCount(log.locator('[data-testid="execution-row"][data-status="failed"]'), 0);
+    receiver.behaviour = ok;
+  });
+
+  it('makes a portal link that opens a session scoped to the tenant, once, leaving no secret in the address', async () => {
+    await page.goto(console$(`/tenants/${state.tenantId}/settings`));
+    await page.getByRole('button', { name: 'Create portal link' }).click();
+    const link = page.getByTestId('portal-link');
+    await hasText(link, '/console/portal#token=agwp_');
+    state.portalUrl = (await link.locator('pre, code').first().textContent())!.trim();
+    await expectAccessible(page);
+    await shoot(page, 'tenant-settings');
+
+    const developer = await person();
+    try {
+      await developer.page.goto(state.portalUrl);
+      await visible(developer.page.getByRole('heading', { name: state.tenantName, level: 1 }));
+      expect(developer.page.url()).toBe(`${testApp.baseUrl}/console/tenants/${state.tenantId}/actions`);
+      expect(await developer.page.evaluate('location.href')).not.toContain('agwp_');
+      await developer.page.goBack();
+      expect(developer.page.url()).not.toContain('agwp_');
+      const [cookie] = await developer.context.cookies();
+      expect(cookie).toMatchObject({ name: 'agw_console_session', httpOnly: true, sameSite: 'Strict' });
+      expect(broken(developer.errors)).toEqual([]);
+    } finally {
+      await developer.context.close();
+    }
+
+    const latecomer = await person();
+    try {
+      await latecomer.page.goto(state.portalUrl);
+      await hasText(latecomer.page.getByRole('alert'), 'Invalid portal link');
+      await visible(latecomer.page.getByRole('heading', { name: 'Opening your tenant portal' }));
+      expect(latecomer.page.url()).toBe(`${testApp.baseUrl}/console/portal`);
+      expect(await latecomer.context.cookies()).toEqual([]);
+      await expectAccessible(latecomer.page);
+      await shoot(latecomer.page, 'portal-link-used');
+      expectOnlyRefusals(latecomer.errors, 401); // the refused redemption
+    } finally {
+      await latecomer.context.close();
+    }
+  });
+
+  it('keeps a tenant session to its own tenant, and ends it at sign-out', async () => {
+    const other = await createTenant(testApp);
+    const link = (await admin(testApp, 'POST', `/tenants/${state.tenantId}/portal-links`)).body.portal_link;
+    const developer = await person();
+    try {
+      await developer.page.goto(link.url);
+      await visible(developer.page.getByRole('heading', { name: state.tenantName, level: 1 }));
+      await visible(developer.page.getByText('Tenant portal'));
+      await hasCount(developer.page.getByRole('link', { name: 'Settings' }), 0);
+      await visible(developer.page.getByRole('link', { name: state.actionName }));
+      await expectAccessible(developer.page);
+      await shoot(developer.page, 'portal-actions');
+
+      // Another tenant does not exist for this session, in the console or through the API.
+      await developer.page.goto(console$(`/tenants/${other.tenantId}/actions`));
+      await hasText(developer.page.getByRole('alert'), 'Tenant not found');
+      const direct = await statusFromPage(developer.page, `/api/v1/admin/tenants/${other.tenantId}/api-tokens`);
+      expect(direct).toBe(404);
+      const list = await statusFromPage(developer.page, '/api/v1/admin/tenants');
+      expect(list).toBe(403);
+      // The tenant list sends a tenant's developer back to their own tenant.
+      await developer.page.goto(console$('/tenants'));
+      await visible(developer.page.getByRole('heading', { name: state.tenantName, level: 1 }));
+      expectOnlyRefusals(developer.errors, 403, 404);
+
+      const [cookie] = await developer.context.cookies();
+      await developer.page.getByRole('button', { name: 'Sign out' }).click();
+      await visible(developer.page.getByText('You have signed out. Open a new portal link from your platform to come back.'));
+      expect(await developer.context.cookies()).toEqual([]);
+      const reused = await call(testApp.baseUrl, 'GET', `/api/v1/admin/tenants/${state.tenantId}`, { headers: { cookie: `agw_console_session=${cookie.value}` } });
+      expect(reused.status).toBe(401);
+      expect(broken(developer.errors)).toEqual([]);
+    } finally {
+      await developer.context.close();
+    }
+  });
+
+  it('ends a tenant\'s open sessions when an operator disables the tenant', async () => {
+    const link = (await admin(testApp, 'POST', `/tenants/${state.tenantId}/portal-links`)).body.portal_link;
+    const developer = await person();
+    try {
+      await developer.page.goto(link.url);
+      await visible(developer.page.getByRole('heading', { name: state.tenantName, level: 1 }));
+
+      await page.goto(console$(`/tenants/${state.tenantId}/settings`));
+      await page.getByRole('button', { name: 'Disable tenant' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Disable tenant' }).click();
+      await visible(page.getByRole('button', { name: 'Enable tenant' }));
+
+      await developer.page.getByRole('link', { name: 'API tokens' }).click();
+      await visible(developer.page.getByText('Your portal session has ended. Open a new portal link from your platform.'));
+      await shoot(developer.page, 'portal-session-ended');
+      expectOnlyRefusals(developer.errors, 401); // the request that found the session ended
+    } finally {
+      await developer.context.close();
+      await admin(testApp, 'PATCH', `/tenants/${state.tenantId}`, { status: 'active' });
+    }
+  });
+
+  it('signs the operator out: the cookie is cleared and the session ended on the service', async () => {
+    const [cookie] = await operator.cookies();
+    await page.goto(console$('/tenants'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await visible(page.getByText('You have signed out.'));
+    expect(await operator.cookies()).toEqual([]);
+    const reused = await call(testApp.baseUrl, 'GET', '/api/v1/admin/tenants', { headers: { cookie: `agw_console_session=${cookie.value}` } });
+    expect(reused.status).toBe(401);
+    await page.goto(console$('/tenants'));
+    await visible(page.getByRole('heading', { name: 'Sign in to Gateway Management' }));
+    const sessions = await testApp.app.get(DataSource).query('SELECT count(*)::int AS n FROM console_sessions WHERE kind = $1 AND tenant_id IS NULL', ['operator']);
+    expect(sessions[0].n).toBe(0);
+  });
+
+  /** A bearer token of the tenant, as the platform would hold one. */
+  async function bearerFor(tenantId: string): Promise<string> {
+    const token = await admin(testApp, 'POST', `/tenants/${tenantId}/api-tokens`, { name: 'platform' });
+    return (await gateway(testApp, 'POST', '/token/exchange', { body: { api_token: token.body.api_token.token } })).body.jwt_token;
+  }
+});
