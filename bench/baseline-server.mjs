@@ -46,8 +46,9 @@ const encryptionKey = Buffer.from(env.ENCRYPTION_KEY, 'base64');
 const ACTIONS_PER_TENANT = 100;
 const project = createRequire(import.meta.url);
 const { JsonSchemaCompiler } = project(join(ROOT, 'dist/src/actions/json-schema-compiler.js'));
+const { SchemaSandbox } = project(join(ROOT, 'dist/src/actions/schema/schema-sandbox.js'));
 const { buildWebhookBody, standardWebhookHeaders } = project(join(ROOT, 'dist/src/webhooks/webhook-signer.js'));
-const schemas = new JsonSchemaCompiler();
+const schemas = new JsonSchemaCompiler(new SchemaSandbox());
 const outbound = new Agent({ keepAliveTimeout: 10_000 });
 
 // The reads are the service's own statements, imported from its build; the write path's are the text TypeORM
@@ -221,7 +222,7 @@ async function create(tenantId, body) {
     return [400, { error: 'Invalid request', details: 'name, description' }];
   }
   if (typeof url !== 'string' || url.length > 2048 || !/^https?:$/.test(URL.parse(url)?.protocol ?? '')) return [400, { error: 'Invalid request', details: 'webhook_url' }];
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || !schemas.compile(schema).ok) return [400, { error: 'Invalid request', details: 'json_schema' }];
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || (await schemas.problemWith(tenantId, schema))) return [400, { error: 'Invalid request', details: 'json_schema' }];
   if ((await pool.query(SQL.action, [tenantId, name])).rows.length) return [409, { error: `action with name '${name}' already exists` }];
   const limitReached = [403, { error: `action limit reached: a tenant may have at most ${ACTIONS_PER_TENANT} actions` }];
   if (Number((await pool.query(SQL.count, [tenantId])).rows[0].cnt) >= ACTIONS_PER_TENANT) return limitReached;

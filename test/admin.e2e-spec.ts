@@ -90,6 +90,7 @@ describe('management API (contract "Management API")', () => {
       const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
       const created = await admin(testApp, 'POST', `/tenants/${tenantId}/api-tokens`, { name: 'deploy bot', expires_at: expiresAt });
       expect(created.status).toBe(201);
+      expect(created.headers.get('cache-control')).toBe('no-store'); // the answer carries a secret
       const token = created.body.api_token;
       expect(Object.keys(token).sort()).toEqual(['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'token']);
       expect(token).toMatchObject({ name: 'deploy bot', expires_at: expiresAt, last_used_at: null, revoked_at: null });
@@ -97,6 +98,7 @@ describe('management API (contract "Management API")', () => {
       expect(token.prefix).toMatch(/^agw_.{8}$/);
 
       const list = await admin(testApp, 'GET', `/tenants/${tenantId}/api-tokens`);
+      expect(list.headers.get('cache-control')).toBeNull();
       const listed = list.body.api_tokens.find((entry: { id: string }) => entry.id === token.id);
       const { token: _shownOnce, ...withoutValue } = token;
       expect(listed).toEqual(withoutValue);
@@ -154,6 +156,7 @@ describe('management API (contract "Management API")', () => {
 
       const second = await admin(testApp, 'POST', `/tenants/${tenantId}/hmac-keys`);
       expect(second.status).toBe(201);
+      expect(second.headers.get('cache-control')).toBe('no-store'); // the answer carries a secret
       expect(Object.keys(second.body.hmac_key).sort()).toEqual(['created_at', 'id', 'key', 'primary', 'revoked_at']);
       expect(second.body.hmac_key.primary).toBe(true);
 

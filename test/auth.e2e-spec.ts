@@ -33,6 +33,7 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
       expect(Object.keys(response.body).sort()).toEqual(['expires_in', 'jwt_token', 'token_type']);
       expect(response.body.token_type).toBe('Bearer');
       expect(response.body.expires_in).toBe(86400);
+      expect(response.headers.get('cache-control')).toBe('no-store'); // the answer carries a secret
       const decoded = jwt.decode(response.body.jwt_token, { complete: true })!;
       expect(decoded.header.alg).toBe('HS256');
       const claims = decoded.payload as jwt.JwtPayload;

@@ -242,12 +242,17 @@ describe('the MCP server (/mcp) with the SDK client', () => {
 
   it('keeps hostile calls bounded: deeply nested arguments, a huge tool name; a batch is the gateway\'s 400', async () => {
     const auth = { authorization: `Bearer ${tenant.jwt}` };
-    // Deeper than the body parser takes is its 400, as on every route (test/bad-input.e2e-spec.ts).
-    const deep = '{"a":'.repeat(500) + '1' + '}'.repeat(500);
-    const nested = await call(testApp.baseUrl, 'POST', MCP_PATH, {
-      raw: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"${weather}","arguments":{"city":"Oslo","extra":${deep}}}}`,
-      headers: { ...JSON_RPC_HEADERS, ...auth },
-    });
+    // Deeper than the body parser takes is its 400, as on every route (test/bad-input.e2e-spec.ts); within it,
+    // the call reaches the tool.
+    const nestedCall = (depth: number) =>
+      call(testApp.baseUrl, 'POST', MCP_PATH, {
+        raw: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"${weather}","arguments":{"city":"Oslo","extra":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}}`,
+        headers: { ...JSON_RPC_HEADERS, ...auth },
+      });
+    const tooDeep = await nestedCall(500);
+    expect(tooDeep.status).toBe(400);
+    expect(tooDeep.body).toEqual({ error: 'Invalid request', details: 'body: nested deeper than 128 levels' });
+    const nested = await nestedCall(100);
     expect(nested.status).toBe(200);
     expect(nested.body.result).toMatchObject({ isError: expect.any(Boolean) });
     const longName = await rpc(testApp, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'x'.repeat(500_000), arguments: {} } }, auth);

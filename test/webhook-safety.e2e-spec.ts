@@ -95,6 +95,8 @@ describe('outbound safety at registration (contract "Actions": webhook_url)', ()
     ['https://[fe80::1]/', 'fe80::1'],
     ['https://[fd00:ec2::254]/', 'fd00:ec2::254'],
     ['https://[::ffff:127.0.0.1]/', '::ffff:7f00:1'],
+    ['https://[::127.0.0.1]/', '::7f00:1'],
+    ['https://[::8.8.8.8]/', '::808:808'],
     ['https://[64:ff9b::a00:1]/', '64:ff9b::a00:1'],
   ])('refuses %s, a literal private or reserved address', async (url, address) => {
     const response = await register(url);

@@ -20,6 +20,8 @@ import { JsonSchemaCompiler } from './json-schema-compiler';
 
 export interface ExecutableAction {
   id: string;
+  /** Whose action it is: work that runs in the schema worker takes turns by tenant. */
+  tenantId: string;
   name: string;
   webhookUrl: string;
   jsonSchema: Record<string, unknown>;
@@ -82,7 +84,7 @@ export class ActionsService {
    */
   async create(tenantId: TenantId, request: CreateActionRequest): Promise<ActionDto> {
     await this.checkWebhookUrl(request.webhook_url);
-    this.checkJsonSchema(request.json_schema);
+    await this.checkJsonSchema(tenantId, request.json_schema);
     if (await this.actions.findByName(tenantId, request.name)) throw new ActionNameTakenError(request.name);
     const limit = this.config.actionsPerTenant;
     if ((await this.actions.countByTenant(tenantId)) >= limit) throw new ActionLimitReachedError(limit);
@@ -112,7 +114,7 @@ export class ActionsService {
       throw new InvalidRequestError('body: at least one of description, webhook_url, json_schema is required');
     }
     if (request.webhook_url !== undefined) await this.checkWebhookUrl(request.webhook_url);
-    if (request.json_schema !== undefined) this.checkJsonSchema(request.json_schema);
+    if (request.json_schema !== undefined) await this.checkJsonSchema(tenantId, request.json_schema);
     const current = await this.require(tenantId, name);
     if (request.webhook_url !== undefined && request.webhook_url !== current.webhookUrl) {
       await this.webhooks.registrationTest(tenantId, name, request.webhook_url);
@@ -146,6 +148,7 @@ export class ActionsService {
       bytes += JSON.stringify(dto).length;
       const executable = Object.freeze({
         id: action.id,
+        tenantId: action.tenantId,
         name: action.name,
         webhookUrl: action.webhookUrl,
         jsonSchema: dto.json_schema,
@@ -170,9 +173,9 @@ export class ActionsService {
     if (refused) throw new InvalidRequestError(`webhook_url: resolves to a private or reserved address (${refused})`);
   }
 
-  private checkJsonSchema(schema: Record<string, unknown>): void {
-    const compiled = this.schemas.compile(schema);
-    if (!compiled.ok) throw new InvalidRequestError(`json_schema: ${compiled.problem}`);
+  private async checkJsonSchema(tenantId: TenantId, schema: Record<string, unknown>): Promise<void> {
+    const problem = await this.schemas.problemWith(tenantId, schema);
+    if (problem) throw new InvalidRequestError(`json_schema: ${problem}`);
   }
 
   private map(action: Action): ActionDto {

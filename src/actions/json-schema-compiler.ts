@@ -1,84 +1,79 @@
 import { Injectable } from '@nestjs/common';
-import Ajv, { ValidateFunction } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { RateLimitExceededError } from '../common/common.errors';
+import { UnsupportedPatternError } from './schema/linear-regexp';
+import { analyzeSchema, SchemaCost } from './schema/schema-analysis';
+import { compileSchema, ParameterCheck } from './schema/schema-compilation';
+import { SANDBOX_DEADLINE_MS, SchemaSandbox, schemaKey } from './schema/schema-sandbox';
 
-export const MAX_SCHEMA_DEPTH = 64;
-/** Values in a schema. Ajv's compile time and its generated code grow with it; real schemas are far smaller. */
-export const MAX_SCHEMA_NODES = 2_000;
+export { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from './schema/schema-analysis';
 
-const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-
-export type SchemaCompilation = { ok: true; validate: ValidateFunction } | { ok: false; problem: string };
+/** What executing an action needs from its schema, prepared once per action version. */
+export type PreparedSchema =
+  /** Compiled on the event loop; checks there while the parameters fit (fitsInline), else in the worker. */
+  | { kind: 'inline'; validate: ValidateFunction; cost: SchemaCost; key: string }
+  /** Compiled and checked in the worker only, where it is cached under `key` (schemaKey). */
+  | { kind: 'isolated'; key: string }
+  /** A stored schema that no longer compiles: it accepts nothing. */
+  | { kind: 'broken'; problem: string };
 
 /**
- * Checks an action's `json_schema` with Ajv (contract: draft 2020-12 by default, draft-07 when `$schema` says so,
- * and a top-level `type`, if any, of "object"), and compiles it into a parameter validator. Unknown keywords are
+ * Checks an action's `json_schema` (contract: draft 2020-12 by default, draft-07 when `$schema` says so, a
+ * top-level `type`, if any, of "object") and prepares it for checking parameters, with a bounded cost whatever a
+ * tenant sends (docs/decisions.md, "Bounded cost of schemas"): small schemas whose cost analyzeSchema bounds are
+ * compiled on the event loop, everything else in SchemaSandbox's worker under a deadline. Unknown keywords are
  * allowed, as JSON Schema allows them; remote `$ref`s are never fetched.
  */
 @Injectable()
 export class JsonSchemaCompiler {
-  private readonly draft2020 = withFormats(new Ajv2020({ strict: false, logger: false }));
-  private readonly draft07 = withFormats(new Ajv({ strict: false, logger: false }));
+  constructor(private readonly sandbox: SchemaSandbox) {}
 
-  compile(schema: Record<string, unknown>): SchemaCompilation {
-    if (depthOf(schema, MAX_SCHEMA_DEPTH + 1) > MAX_SCHEMA_DEPTH) {
-      return { ok: false, problem: `is nested deeper than ${MAX_SCHEMA_DEPTH} levels` };
+  /** What is wrong with `schema` as `owner`'s action schema, in the words of `json_schema: <problem>`, or nothing. */
+  async problemWith(owner: string, schema: Record<string, unknown>): Promise<string | undefined> {
+    const prepared = this.prepare(schema);
+    if (prepared.kind === 'broken') return prepared.problem;
+    if (prepared.kind === 'inline') return undefined;
+    const outcome = await this.sandbox.compile(owner, prepared.key, schema);
+    switch (outcome.kind) {
+      case 'answered':
+        return outcome.reply.problem;
+      case 'timed_out':
+        return `is too costly to compile (more than ${SANDBOX_DEADLINE_MS} ms)`;
+      case 'failed':
+        return 'is too costly to compile (more memory than allowed)';
+      case 'busy':
+        throw new RateLimitExceededError(1);
     }
-    if (countNodes(schema, MAX_SCHEMA_NODES + 1) > MAX_SCHEMA_NODES) {
-      return { ok: false, problem: `has more than ${MAX_SCHEMA_NODES} values` };
-    }
-    if ('type' in schema && schema.type !== 'object') return { ok: false, problem: 'type must be "object"' };
-    const ajv = this.dialectOf(schema.$schema);
-    if (!ajv) return { ok: false, problem: 'unsupported $schema (use draft 2020-12 or draft-07)' };
-    const known = { refs: new Set(Object.keys(ajv.refs)), schemas: new Set(Object.keys(ajv.schemas)) };
+  }
+
+  /** Analyzes and, when it may run on the event loop, compiles `schema`. */
+  prepare(schema: Record<string, unknown>): PreparedSchema {
+    const patterns = new Map();
+    const analysis = analyzeSchema(schema, patterns);
+    if (analysis.kind === 'refused') return { kind: 'broken', problem: analysis.problem };
+    const key = schemaKey(schema);
+    if (analysis.kind === 'isolated') return { kind: 'isolated', key };
     try {
-      return { ok: true, validate: ajv.compile(schema) };
+      const compilation = compileSchema(schema, patterns, false);
+      return compilation.ok ? { kind: 'inline', validate: compilation.validate, cost: analysis.cost, key } : { kind: 'broken', problem: compilation.problem };
     } catch (error) {
-      return { ok: false, problem: `is not a valid JSON Schema: ${(error as Error).message}` };
-    } finally {
-      // Compiled functions stand alone. Ajv keeps every schema and nested `$id` it has seen, forever: drop what
-      // this compile added, so memory does not grow with each request and another action may reuse an `$id`.
-      ajv.removeSchema(schema);
-      for (const key of Object.keys(ajv.refs)) if (!known.refs.has(key)) delete ajv.refs[key];
-      for (const key of Object.keys(ajv.schemas)) if (!known.schemas.has(key)) ajv.removeSchema(key);
+      if (error instanceof UnsupportedPatternError) return { kind: 'isolated', key };
+      throw error;
     }
   }
 
-  private dialectOf(declared: unknown): Ajv | undefined {
-    if (declared === undefined) return this.draft2020;
-    if (typeof declared !== 'string') return undefined;
-    if (DRAFT_2020_12.test(declared)) return this.draft2020;
-    if (DRAFT_07.test(declared)) return this.draft07;
-    return undefined;
+  /** Checks `parameters` in the worker, compiling the schema there first unless it is cached under `key` (schemaKey). */
+  async checkIsolated(owner: string, key: string, schema: Record<string, unknown>, parameters: unknown): Promise<ParameterCheck> {
+    const outcome = await this.sandbox.validate(owner, key, schema, parameters);
+    switch (outcome.kind) {
+      case 'answered':
+        return outcome.reply;
+      case 'timed_out':
+        return { valid: false, problem: `could not be checked against the json_schema within ${SANDBOX_DEADLINE_MS} ms` };
+      case 'failed':
+        return { valid: false, problem: 'are too complex to check' };
+      case 'busy':
+        throw new RateLimitExceededError(1);
+    }
   }
-}
-
-function withFormats<T extends Ajv>(ajv: T): T {
-  addFormats(ajv);
-  return ajv;
-}
-
-/** How many values `value` holds, counting no further than `limit`. */
-function countNodes(value: unknown, limit: number): number {
-  let count = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0 && count < limit) {
-    const next = pending.pop();
-    count += 1;
-    if (next !== null && typeof next === 'object') pending.push(...Object.values(next));
-  }
-  return count;
-}
-
-/** How deeply objects and arrays nest, counting no further than `limit` (so a hostile value costs little). */
-function depthOf(value: unknown, limit: number): number {
-  if (value === null || typeof value !== 'object' || limit === 0) return 0;
-  let deepest = 0;
-  for (const item of Object.values(value)) {
-    deepest = Math.max(deepest, depthOf(item, limit - 1));
-    if (deepest >= limit - 1) break;
-  }
-  return deepest + 1;
 }

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from 
 import { ApiTokenDto } from '../auth/api-token.dto';
 import { ApiBearerAuth, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
+import { NoStore } from '../common/no-store.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
 import { HmacKeyDto } from '../webhooks/hmac-key.dto';
@@ -40,6 +41,7 @@ export class CredentialsAdminController {
 
   @Post('api-tokens')
   @HttpCode(201)
+  @NoStore()
   @ApiOperation({ operationId: 'createApiToken', summary: 'Issue an API token (its value is in this response only)' })
   @ApiCreatedResponse({ type: ApiTokenResponse })
   @ApiErrors(400, 413)
@@ -64,6 +66,7 @@ export class CredentialsAdminController {
 
   @Post('hmac-keys')
   @HttpCode(201)
+  @NoStore()
   @ApiOperation({ operationId: 'createHmacKey', summary: 'Create an HMAC key (shown in this response only); it becomes the primary key' })
   @ApiCreatedResponse({ type: HmacKeyResponse })
   @ApiErrors(400, 413)

@@ -1,4 +1,4 @@
-import { judge } from './execution-outcome';
+import { CUT_MARKER, judge, MAX_STORED_TEXT, storableText } from './execution-outcome';
 
 const answered = (status: number, body: string) => ({ kind: 'answered' as const, status, body: Buffer.from(body), durationMs: 1 });
 
@@ -25,5 +25,20 @@ describe('judge', () => {
     expect(judge({ kind: 'timed_out', timeoutMs: 30_000, durationMs: 30_001 }).error).toBe('webhook timed out after 30000 ms');
     expect(judge({ kind: 'unreachable', reason: 'connection refused', retryable: true, durationMs: 1 }).error).toBe('webhook endpoint unreachable (connection refused)');
     expect(judge({ kind: 'body_too_large', status: 200, durationMs: 1 })).toEqual({ status: 'failed', httpStatus: 200, result: null, error: 'invalid response body' });
+  });
+
+  it('keeps what PostgreSQL and UTF-8 cannot hold, and cuts long texts, in result and error alike', () => {
+    expect(judge(answered(200, '{"result":"a\\u0000b\\ud800c","error":"\\udc00"}'))).toEqual({ status: 'failed', httpStatus: 200, result: 'a\uFFFDb\uFFFDc', error: '\uFFFD' });
+    const long = judge(answered(200, JSON.stringify({ result: 'r'.repeat(1_000_000), error: 'e'.repeat(MAX_STORED_TEXT + 1) })));
+    expect(long.result).toBe(`${'r'.repeat(MAX_STORED_TEXT)}${CUT_MARKER}`);
+    expect(long.error).toBe(`${'e'.repeat(MAX_STORED_TEXT)}${CUT_MARKER}`);
+  });
+});
+
+describe('storableText', () => {
+  it('counts characters, not UTF-16 units, and never splits a pair', () => {
+    expect(storableText('😀'.repeat(MAX_STORED_TEXT))).toBe('😀'.repeat(MAX_STORED_TEXT));
+    expect(storableText('😀'.repeat(MAX_STORED_TEXT + 1))).toBe(`${'😀'.repeat(MAX_STORED_TEXT)}${CUT_MARKER}`);
+    expect(storableText('x'.repeat(MAX_STORED_TEXT))).toBe('x'.repeat(MAX_STORED_TEXT));
   });
 });

@@ -1,6 +1,13 @@
 import { DeliveryOutcome } from '../webhooks/delivery-outcome';
 import { ExecutionStatus } from './execution.entity';
 
+/**
+ * The longest `result` or `error` kept, in characters (Unicode code points): what is stored is what the execute
+ * answer and the list show. A longer text is cut there and ends with CUT_MARKER (docs/decisions.md, "Executions").
+ */
+export const MAX_STORED_TEXT = 4_096;
+export const CUT_MARKER = '…[truncated]';
+
 export interface ExecutionVerdict {
   status: ExecutionStatus;
   httpStatus: number | null;
@@ -24,8 +31,9 @@ export function judge(outcome: DeliveryOutcome): ExecutionVerdict {
       if (outcome.status < 200 || outcome.status >= 300) return failed(outcome.status, `webhook endpoint returned status ${outcome.status}`);
       const answer = parseAnswer(outcome.body);
       if (!answer) return failed(outcome.status, 'invalid response body');
-      if (answer.error !== '') return { status: 'failed', httpStatus: outcome.status, result: answer.result, error: answer.error };
-      return { status: 'succeeded', httpStatus: outcome.status, result: answer.result, error: '' };
+      const result = answer.result === null ? null : storableText(answer.result);
+      if (answer.error !== '') return { status: 'failed', httpStatus: outcome.status, result, error: storableText(answer.error) };
+      return { status: 'succeeded', httpStatus: outcome.status, result, error: '' };
     }
   }
 }
@@ -48,4 +56,19 @@ function parseAnswer(body: Buffer | undefined): { result: string | null; error: 
 
 function failed(httpStatus: number | null, error: string): ExecutionVerdict {
   return { status: 'failed', httpStatus, result: null, error };
+}
+
+/**
+ * A receiver's text as it can be stored and read back unchanged: U+0000 (which PostgreSQL text cannot hold) and
+ * unpaired surrogates (which UTF-8 cannot encode) become U+FFFD, and past MAX_STORED_TEXT characters it is cut.
+ */
+export function storableText(text: string): string {
+  const clean = (text as string & { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\uFFFD');
+  if (clean.length <= MAX_STORED_TEXT) return clean;
+  let units = 0;
+  for (let characters = 0; characters < MAX_STORED_TEXT && units < clean.length; characters++) {
+    const code = clean.charCodeAt(units);
+    units += code >= 0xd800 && code <= 0xdbff ? 2 : 1;
+  }
+  return units >= clean.length ? clean : `${clean.slice(0, units)}${CUT_MARKER}`;
 }

@@ -44,7 +44,7 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
     // A number the signed call would carry changed is refused before the schema is even consulted.
     const inexact = inexactNumbers(parameters, 'parameters');
     if (inexact.length > 0) throw new InvalidParametersError(inexact.join('; '));
-    const problems = this.validators.check(action, parameters);
+    const problems = await this.validators.check(action, parameters);
     if (problems) throw new InvalidParametersError(problems);
     const keys = await this.webhooks.signingKeys(tenantId);
     if (!keys) throw new NoActiveHmacKeyError();

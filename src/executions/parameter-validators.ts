@@ -1,53 +1,53 @@
 import { Injectable } from '@nestjs/common';
-import { ValidateFunction } from 'ajv';
 import { ExecutableAction } from '../actions/actions.service';
-import { JsonSchemaCompiler } from '../actions/json-schema-compiler';
+import { JsonSchemaCompiler, PreparedSchema } from '../actions/json-schema-compiler';
+import { fitsInline } from '../actions/schema/schema-analysis';
+import { ParameterCheck, runCheck } from '../actions/schema/schema-compilation';
 
 const MAX_CACHED = 1_000;
 
 /**
- * Compiled parameter validators, one per action version, so a hot action does not recompile its schema on
- * every call. Least recently used versions go first; an updated action gets a new version.
+ * Parameter checks, with each action version's schema prepared once (compiled, or marked for the worker), so a
+ * hot action does not recompile its schema on every call. Least recently used versions go first; an updated
+ * action gets a new version. A check runs on the event loop only when its cost is bounded small (fitsInline);
+ * any other runs in the worker, under its deadline.
  */
 @Injectable()
 export class ParameterValidators {
-  private readonly cache = new Map<string, ValidateFunction>();
+  private readonly cache = new Map<string, PreparedSchema>();
 
   constructor(private readonly compiler: JsonSchemaCompiler) {}
 
   /** The problems with `parameters`, or undefined when they are valid. */
-  check(action: ExecutableAction, parameters: unknown): string | undefined {
-    const validate = this.validatorFor(action);
-    try {
-      if (validate(parameters)) return undefined;
-    } catch {
-      // Ajv's generated code recurses with the data; pathological parameters can exhaust the stack.
-      return 'parameters: are too complex to check';
+  async check(action: ExecutableAction, parameters: unknown): Promise<string | undefined> {
+    const prepared = this.preparedFor(action);
+    let check: ParameterCheck;
+    if (prepared.kind === 'broken') {
+      check = { valid: false, problem: "cannot be checked: the action's json_schema no longer compiles" };
+    } else if (prepared.kind === 'inline' && fitsInline(prepared.cost, parameters)) {
+      check = runCheck(prepared.validate, parameters);
+    } else {
+      check = await this.compiler.checkIsolated(action.tenantId, prepared.key, action.jsonSchema, parameters);
     }
-    return (validate.errors ?? [])
-      .map((error) => `parameters${error.instancePath.replace(/\//g, '.')}: ${error.message ?? 'is invalid'}`)
-      .join('; ');
+    if (check.valid) return undefined;
+    if ('problem' in check) return `parameters: ${check.problem}`;
+    return check.errors.map((error) => `parameters${error.instancePath.replace(/\//g, '.')}: ${error.message ?? 'is invalid'}`).join('; ');
   }
 
-  private validatorFor(action: ExecutableAction): ValidateFunction {
-    let validate = this.cache.get(action.version);
-    if (validate) {
+  private preparedFor(action: ExecutableAction): PreparedSchema {
+    let prepared = this.cache.get(action.version);
+    if (prepared) {
       this.cache.delete(action.version);
     } else {
-      const compiled = this.compiler.compile(action.jsonSchema);
-      // Stored schemas compiled when they were saved; one that no longer does (a dialect change) accepts nothing.
-      validate = compiled.ok ? compiled.validate : rejectAll;
+      // Stored schemas were accepted when saved; one that no longer compiles (a dialect change) accepts nothing.
+      prepared = this.compiler.prepare(action.jsonSchema);
     }
-    this.cache.set(action.version, validate);
+    this.cache.set(action.version, prepared);
     if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
-    return validate;
+    return prepared;
   }
 
   get size(): number {
     return this.cache.size;
   }
 }
-
-const rejectAll = Object.assign(() => false, {
-  errors: [{ instancePath: '', message: 'cannot be checked: the action\'s json_schema no longer compiles', keyword: 'schema', schemaPath: '#', params: {} }],
-}) as unknown as ValidateFunction;

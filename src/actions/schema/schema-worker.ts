@@ -1,0 +1,74 @@
+import { setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { Compilation, compileSchema, ParameterCheck, runCheck } from './schema-compilation';
+import { metaSchemaProblem } from './schema-ajv';
+
+/** A job for the worker: check a schema for registration, or check parameters against a schema. */
+export type WorkerRequest =
+  | { id: number; kind: 'compile'; key: string; schema: Record<string, unknown> }
+  | { id: number; kind: 'validate'; key: string; schema: Record<string, unknown>; parameters: unknown };
+
+export type WorkerReply = { id: number; kind: 'compiled'; problem?: string } | { id: number; kind: 'checked'; check: ParameterCheck } | { kind: 'ready' };
+
+/** Compiled schemas by owner and content (SchemaSandbox's key), least recently used first out. */
+const MAX_CACHED = 200;
+const cache = new Map<string, Compilation>();
+
+function compiled(key: string, schema: Record<string, unknown>): Compilation {
+  let compilation = cache.get(key);
+  if (compilation) {
+    cache.delete(key);
+  } else {
+    compilation = compileSchema(schema, new Map(), true);
+  }
+  cache.set(key, compilation);
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
+  return compilation;
+}
+
+function handle(request: WorkerRequest): WorkerReply {
+  if (request.kind === 'compile') {
+    // Kept: the executions that follow a registration check against what was compiled for it.
+    const compilation = compiled(request.key, request.schema);
+    return { id: request.id, kind: 'compiled', problem: compilation.ok ? undefined : compilation.problem };
+  }
+  const compilation = compiled(request.key, request.schema);
+  if (!compilation.ok) return { id: request.id, kind: 'checked', check: { valid: false, problem: `cannot be checked: the action's json_schema no longer compiles` } };
+  return { id: request.id, kind: 'checked', check: runCheck(compilation.validate, request.parameters) };
+}
+
+/**
+ * The lowest scheduling priority for this thread only (on Linux a nice value belongs to a thread, and 0 names the
+ * calling one): when a tenant's check keeps the worker busy, the event loop, which shares the process's CPUs,
+ * still gets nearly all of them. Elsewhere `setPriority(0)` would lower the whole process, so it is not done.
+ */
+function yieldToTheEventLoop(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(0, 19);
+  } catch {
+    // Not allowed here (a seccomp profile, say): the worker simply runs at the process's priority.
+  }
+}
+
+// Run only as a worker thread (SchemaSandbox starts it): compile both meta-schemas, say so, then serve.
+if (parentPort) {
+  const port = parentPort;
+  yieldToTheEventLoop();
+  metaSchemaProblem('2020-12', {});
+  metaSchemaProblem('draft-07', {});
+  port.on('message', (request: WorkerRequest) => {
+    let reply: WorkerReply;
+    try {
+      reply = handle(request);
+    } catch (error) {
+      // A stack overflow in Ajv's compiler or in its generated code: an answer, not a crash.
+      reply =
+        request.kind === 'compile'
+          ? { id: request.id, kind: 'compiled', problem: `is not a valid JSON Schema: ${(error as Error).message}` }
+          : { id: request.id, kind: 'checked', check: { valid: false, problem: 'are too complex to check' } };
+    }
+    port.postMessage(reply);
+  });
+  port.postMessage({ kind: 'ready' } satisfies WorkerReply);
+}
