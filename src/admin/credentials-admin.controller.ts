@@ -58,7 +58,7 @@ export class CredentialsAdminController {
 
   @Delete('api-tokens/:token_id')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'revokeApiToken', summary: 'Revoke an API token: its bearer tokens stop working within 60 s' })
+  @ApiOperation({ operationId: 'revokeApiToken', summary: 'Revoke an API token: its bearer tokens stop working at the next request, on every replica' })
   @ApiNoContentResponse({ description: 'Revoked' })
   async revokeApiToken(@Param('tenant_id') tenantId: string, @Param('token_id') tokenId: string): Promise<void> {
     await this.admin.revokeApiToken(tenantId, tokenId);
