@@ -103,6 +103,11 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
       const response = await gateway(testApp, 'GET', '/actions', { headers });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ error: 'Invalid token' });
+      // RFC 6750: a 401 names the scheme; a token that was sent and refused is also invalid_token.
+      const challenge = 'Bearer realm="action-gateway"';
+      expect(response.headers.get('www-authenticate')).toBe(
+        headers.authorization === undefined ? challenge : `${challenge}, error="invalid_token", error_description="The access token is invalid or expired"`,
+      );
     };
 
     it('accepts the exchanged token', async () => {

@@ -216,8 +216,8 @@ describe('the MCP server (/mcp) with the SDK client', () => {
         'Bearer realm="action-gateway", error="invalid_token", error_description="The access token is invalid or expired"',
       );
     }
-    // Other bearer routes keep their 401 as it was.
-    expect((await gateway(testApp, 'GET', '/actions')).headers.get('www-authenticate')).toBeNull();
+    // The same challenge as every other bearer route's 401.
+    expect((await gateway(testApp, 'GET', '/actions')).headers.get('www-authenticate')).toBe('Bearer realm="action-gateway"');
   });
 
   it('keeps the gateway conventions: X-Request-Id echoed, rate-limit headers, 405 for GET and DELETE', async () => {

@@ -86,7 +86,7 @@ describe('OpenAPI description', () => {
     ]);
     const mcp = document.paths['/api/v1/gateway/mcp'].post;
     expect(Object.keys(mcp.responses).sort()).toEqual(['200', '202', '400', '401', '406', '413', '429']);
-    expect(mcp.responses['401'].headers['WWW-Authenticate'].schema).toEqual({ type: 'string' });
+    expect(mcp.responses['401'].headers['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
   });
 
   it('names operations for generated clients and documents every status the contract gives', async () => {
@@ -150,13 +150,13 @@ describe('OpenAPI description', () => {
     }
     expect(documentedHeaders(document, 'getAction', 200)).toEqual(['X-Request-Id', ...budget]);
     expect(documentedHeaders(document, 'getAction', 404)).toEqual(['X-Request-Id', ...budget]);
-    expect(documentedHeaders(document, 'getAction', 401)).toEqual(['X-Request-Id']);
+    expect(documentedHeaders(document, 'getAction', 401)).toEqual(['X-Request-Id', 'WWW-Authenticate']);
     expect(documentedHeaders(document, 'createAction', 413)).toEqual(['X-Request-Id']);
     expect(documentedHeaders(document, 'getAction', 429)).toEqual(['X-Request-Id', ...budget, 'Retry-After']);
     expect(documentedHeaders(document, 'exchangeToken', 200)).toEqual(['X-Request-Id']);
     expect(documentedHeaders(document, 'exchangeToken', 429)).toEqual(['X-Request-Id', ...budget, 'Retry-After']);
     expect(documentedHeaders(document, 'createTenant', 201)).toEqual(['X-Request-Id']);
-    expect(Object.keys(document.components.headers).sort()).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']);
+    expect(Object.keys(document.components.headers).sort()).toEqual(['Retry-After', 'WWW-Authenticate', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']);
   });
 
   it('sends the headers it documents', async () => {

@@ -11,7 +11,9 @@ import { Principal } from './principal';
  * Runs this application's own passport-jwt strategy on the request. `AuthGuard('jwt')` would look the strategy
  * up by name in passport's process-wide registry, where the last Nest application to boot wins: an admin
  * backend or a test that composes a second application would have its tokens checked with the other's secret.
- * Every way a bearer token can fail is the same 401 `Invalid token`; a lost database stays a 503.
+ * Every way a bearer token can fail is the same 401 `Invalid token`, with the challenge RFC 6750 (section 3) asks
+ * of a 401: `WWW-Authenticate: Bearer realm="action-gateway"`, plus `error="invalid_token"` when a token was sent
+ * (MCP clients read it too). A lost database stays a 503.
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
@@ -24,14 +26,23 @@ export class BearerAuthGuard implements CanActivate {
       // passport decorates the strategy object per request, so each request gets its own derived instance.
       const authenticate = passport.authenticate(Object.create(this.strategy), { session: false }, (error: unknown, user: Principal | false) => {
         if (error && !(error instanceof DomainError)) return reject(error);
-        if (error || !user) return reject(new InvalidTokenError());
+        if (error || !user) return reject(challenged(request));
         request.user = user;
         // Every later log line of this request, "request completed" included, names the tenant. The request's
         // logger is its own child already (shared with the reply): binding on it is cheaper than another child.
         (request.log as Logger).setBindings({ tenantId: user.tenantId });
         resolve(true);
       });
-      authenticate(request, http.getResponse<FastifyReply>(), (error: unknown) => reject(error ?? new InvalidTokenError()));
+      authenticate(request, http.getResponse<FastifyReply>(), (error: unknown) => reject(error ?? challenged(request)));
     });
   }
+}
+
+const REALM = 'Bearer realm="action-gateway"';
+
+function challenged(request: FastifyRequest): InvalidTokenError {
+  const error = new InvalidTokenError();
+  error.headers['WWW-Authenticate'] =
+    request.headers.authorization === undefined ? REALM : `${REALM}, error="invalid_token", error_description="The access token is invalid or expired"`;
+  return error;
 }

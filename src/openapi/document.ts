@@ -34,6 +34,10 @@ const HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests allowed per window (the tenant\'s hour, or the exchange\'s minute per address)', schema: { type: 'integer', example: 1000 } },
   'X-RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer', example: 999 } },
   'X-RateLimit-Reset': { description: 'Seconds until the oldest counted request stops counting (the budget grows by one)', schema: { type: 'integer', example: 3600 } },
+  'WWW-Authenticate': {
+    description: 'The bearer challenge (RFC 6750): Bearer realm="action-gateway", with error="invalid_token" when a token was sent',
+    schema: { type: 'string', example: 'Bearer realm="action-gateway", error="invalid_token"' },
+  },
   'Retry-After': { description: 'Seconds to wait before the next request can pass', schema: { type: 'integer', example: 42 } },
 };
 
@@ -80,8 +84,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
- * The headers each response carries: `X-Request-Id` on all of them; on tenant endpoints the budget headers once
- * the bearer token has passed (not on a 401, nor on a 413, refused while the body is read); on any 429
+ * The headers each response carries: `X-Request-Id` on all of them; on tenant endpoints the bearer challenge on a
+ * 401, and the budget headers once the bearer token has passed (not on a 413, refused while the body is read); on any 429
  * `Retry-After` with the budget of the limit that refused it (the tenant's, or the exchange's per address).
  */
 function describeResponseHeaders(operation: OperationObject): void {
@@ -89,8 +93,8 @@ function describeResponseHeaders(operation: OperationObject): void {
   for (const [status, response] of Object.entries(operation.responses) as [string, ResponseObject][]) {
     const names = ['X-Request-Id'];
     if (status === '429') names.push(...RATE_LIMIT_HEADERS, 'Retry-After');
-    else if (tenantScoped && status !== '401' && status !== '413') names.push(...RATE_LIMIT_HEADERS);
-    // Headers an operation declares itself (WWW-Authenticate on the MCP endpoint's 401) stay, after these.
+    else if (tenantScoped && status === '401') names.push('WWW-Authenticate');
+    else if (tenantScoped && status !== '413') names.push(...RATE_LIMIT_HEADERS);
     response.headers = { ...Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }])), ...response.headers };
   }
 }

@@ -3,11 +3,10 @@ import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nes
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentTenant } from '../../auth/current-principal.decorator';
 import { ApiErrors } from '../../common/api-errors.decorator';
-import { ErrorBody } from '../../common/error-body';
+import { TenantAuthenticated } from '../../auth/tenant-authenticated.decorator';
 import { KeepNumberLiterals } from '../../common/json-numbers';
 import { GATEWAY_PREFIX } from '../../common/routes';
 import { TenantId } from '../../common/tenant-id';
-import { McpAuthenticated } from './bearer-challenge.guard';
 import { McpEndpoint } from './mcp-endpoint';
 
 /** The request headers the Streamable HTTP transport reads. */
@@ -21,7 +20,7 @@ export class McpController {
   constructor(private readonly mcp: McpEndpoint) {}
 
   @Post('mcp')
-  @McpAuthenticated()
+  @TenantAuthenticated()
   @KeepNumberLiterals()
   @ApiOperation({
     operationId: 'mcpRequest',
@@ -40,14 +39,7 @@ export class McpController {
     schema: { type: 'object', additionalProperties: true },
   })
   @ApiResponse({ status: 406, description: 'Accept does not list both application/json and text/event-stream (a JSON-RPC error)' })
-  @ApiResponse({
-    status: 401,
-    description: 'Bearer token missing, invalid or expired',
-    type: ErrorBody,
-    example: { error: 'Invalid token' },
-    headers: { 'WWW-Authenticate': { description: 'Bearer realm="action-gateway" (with error="invalid_token" when a token was sent)', schema: { type: 'string' } } },
-  })
-  @ApiErrors(413, 429)
+  @ApiErrors(401, 413, 429)
   async handle(
     @CurrentTenant() tenantId: TenantId,
     @Req() request: FastifyRequest,
