@@ -145,6 +145,16 @@ describe('executions (contract "Executions")', () => {
     // Not found still comes first, as for every parameter check.
     const unknown = await gateway(testApp, 'POST', '/actions/not_there/execute', { token: tenant.jwt, raw: '{"parameters":{"price":1e-400}}' });
     expect(unknown.status).toBe(404);
+    // A body full of them (50,000 in 1 MB) names the first ten, not all: the answer stays small.
+    const many = Array.from({ length: 50_000 }, () => '1e-400').join(',');
+    const crowded = await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, raw: `{"parameters":{"list":[${many}]}}` });
+    expect(crowded.status).toBe(400);
+    const lines = (crowded.body.details as string).split('; ');
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toBe('parameters.list.0: cannot be forwarded exactly: a 64-bit float makes it 0 (send such a number as a string)');
+    expect(lines[9]).toMatch(/^parameters\.list\.9: /);
+    expect(lines[10]).toBe('and more numbers like these');
+    expect(callsAfter(mark)).toHaveLength(0);
   });
 
   it('refuses a non-object parameters value with 400 Invalid request', async () => {

@@ -45,6 +45,13 @@ describe('number literals of forwarded bodies', () => {
     ]);
   });
 
+  it('stops at the limit it is given: a level\'s own numbers first, then its children in the order they were written', () => {
+    const value = read(`{"p":{"a":[${Array.from({ length: 200_000 }, () => '1e-400').join(',')}],"b":1e-400}}`);
+    const first = inexactNumbers(value.p, 'p', 3);
+    expect(first.map((line) => line.split(':')[0])).toEqual(['p.b', 'p.a.0', 'p.a.1']);
+    expect(inexactNumbers(value.p, 'p')).toHaveLength(200_001);
+  });
+
   it('follows JSON.parse on repeated keys: the last value counts', () => {
     expect(numberLiterals(read('{"a":12345678901234567890,"a":1}'))).toBeUndefined();
     expect(numberLiterals(read('{"a":1,"a":12345678901234567890}'))?.get('a')?.forward).toBe('12345678901234567890');

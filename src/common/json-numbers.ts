@@ -58,17 +58,24 @@ export function recordNumberLiterals(text: string, value: unknown): void {
   align(exact, value);
 }
 
-/** Why each number below `value` cannot be forwarded exactly, as `path.to.field: ...` lines (array items `.0`). */
-export function inexactNumbers(value: unknown, path: string): string[] {
-  if (typeof value !== 'object' || value === null) return [];
-  const literals = LITERALS.get(value);
-  if (!literals) return [];
+/**
+ * Why each number below `value` cannot be forwarded exactly, as `path.to.field: ...` lines (array items `.0`), at
+ * most `limit` of them. Iterative, and stopping at the limit: a 1 MB body may hold 50,000 such numbers.
+ */
+export function inexactNumbers(value: unknown, path: string, limit = Number.POSITIVE_INFINITY): string[] {
   const problems: string[] = [];
-  for (const [key, literal] of literals) {
-    if (literal.problem) problems.push(`${path}.${key}: ${literal.problem}`);
-  }
-  for (const [key, item] of Object.entries(value)) {
-    problems.push(...inexactNumbers(item, `${path}.${key}`));
+  const pending: [unknown, string][] = [[value, path]];
+  while (pending.length > 0 && problems.length < limit) {
+    const [node, at] = pending.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    const literals = LITERALS.get(node);
+    if (!literals) continue;
+    for (const [key, literal] of literals) {
+      if (literal.problem && problems.length < limit) problems.push(`${at}.${key}: ${literal.problem}`);
+    }
+    // Children in reverse, so they come off the stack in key order (the order the caller wrote them).
+    const children = Object.entries(node);
+    for (let index = children.length - 1; index >= 0; index--) pending.push([children[index][1], `${at}.${children[index][0]}`]);
   }
   return problems;
 }

@@ -15,6 +15,9 @@ import { ExecutionNotFoundError, InvalidParametersError, NoActiveHmacKeyError } 
 import { ExecutionsRepository } from './executions.repository';
 import { ParameterValidators } from './parameter-validators';
 
+/** The inexact numbers an error names: enough to find them, not a second copy of a 1 MB body. */
+const MAX_REPORTED_NUMBERS = 10;
+
 const PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
@@ -42,7 +45,8 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
   async execute(tenantId: TenantId, actionName: string, parameters: Record<string, unknown> = {}): Promise<ExecutionDto> {
     const action = await this.actions.findExecutable(tenantId, actionName);
     // A number the signed call would carry changed is refused before the schema is even consulted.
-    const inexact = inexactNumbers(parameters, 'parameters');
+    const inexact = inexactNumbers(parameters, 'parameters', MAX_REPORTED_NUMBERS + 1);
+    if (inexact.length > MAX_REPORTED_NUMBERS) inexact.splice(MAX_REPORTED_NUMBERS, Infinity, 'and more numbers like these');
     if (inexact.length > 0) throw new InvalidParametersError(inexact.join('; '));
     const problems = await this.validators.check(action, parameters);
     if (problems) throw new InvalidParametersError(problems);
