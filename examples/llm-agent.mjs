@@ -2,7 +2,7 @@
 // no network beyond 127.0.0.1 and no API key. See docs/llm-tools.md.
 //
 //   GATEWAY_URL=http://127.0.0.1:3000 JWT=<bearer token> node examples/llm-agent.mjs
-//   (optional) TOOL=get_weather ARGUMENTS='{"city":"Oslo"}'
+//   (optional) TOOL=<tool name> ARGUMENTS='{"city":"Oslo"}' (by default get_weather, else the first tool)
 //
 // Part 1 plays the OpenAI Chat Completions flow: GET /tools?format=openai gives the definitions, which go to the
 // "model" exactly as they would go to OpenAI (`tools` of POST /v1/chat/completions); the model answers with a
@@ -56,7 +56,7 @@ function startScriptedModel() {
                   id: 'call_1',
                   type: 'function',
                   function: {
-                    name: process.env.TOOL ?? tools[0].function.name,
+                    name: process.env.TOOL ?? (tools.find((tool) => tool.function.name === 'get_weather') ?? tools[0]).function.name,
                     arguments: process.env.ARGUMENTS ?? JSON.stringify({ city: 'Oslo' }),
                   },
                 },
@@ -124,7 +124,7 @@ try {
   const answer = await chatCompletionsLoop(modelUrl);
   console.log(`model: ${answer}`);
   const { actions } = await gateway('GET', '/tools?format=mcp');
-  await mcpSession(process.env.TOOL ?? actions[0].tool_name, JSON.parse(process.env.ARGUMENTS ?? '{"city":"Oslo"}'));
+  await mcpSession(process.env.TOOL ?? (actions.find((action) => action.tool_name === 'get_weather') ?? actions[0]).tool_name, JSON.parse(process.env.ARGUMENTS ?? '{"city":"Oslo"}'));
 } finally {
   model.close();
 }

@@ -68,11 +68,22 @@ function strictModeViolations(schema: any, path = ''): string[] {
     if (JSON.stringify(schema.required) !== JSON.stringify(Object.keys(schema.properties ?? {}))) problems.push(`${path}: required`);
   }
   if (types.includes('array') && schema.items === undefined) problems.push(`${path}: items`);
+  // Enum and const values that the type beside them excludes: a schema that contradicts itself.
+  const fits = (value: unknown) => types.includes(jsonTypeOf(value)) || (Number.isInteger(value) && types.includes('number'));
+  if (schema.type !== undefined && Array.isArray(schema.enum) && !schema.enum.every(fits)) problems.push(`${path}: enum values of another type`);
+  if (schema.type !== undefined && 'const' in schema && !fits(schema.const)) problems.push(`${path}: const of another type`);
   for (const [name, child] of Object.entries(schema.properties ?? {})) problems.push(...strictModeViolations(child, `${path}/properties/${name}`));
   for (const [name, child] of Object.entries(schema.$defs ?? {})) problems.push(...strictModeViolations(child, `${path}/$defs/${name}`));
   if (schema.items) problems.push(...strictModeViolations(schema.items, `${path}/items`));
   for (const [index, child] of (schema.anyOf ?? []).entries()) problems.push(...strictModeViolations(child, `${path}/anyOf/${index}`));
   return problems;
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
 }
 
 const ROOT_COMBINATORS = ['anyOf', 'oneOf', 'allOf', 'not', 'enum'];

@@ -61,6 +61,30 @@ describe('toOpenAiStrict', () => {
     });
   });
 
+  it('holds enum and const values to a type beside them, and an optional property to every keyword that excludes null', () => {
+    // `null` in an enum of type string can never pass: left out, the property is optional and cannot be left out.
+    expect(strictOf({ properties: { level: { type: 'string', enum: ['low', null] } } })).toEqual({
+      ok: false,
+      reasons: ['optional property `level` that does not accept null (at /) is not supported in strict mode'],
+    });
+    expect(strictOf({ properties: { level: { type: 'string', enum: ['low', null] } }, required: ['level'] })).toEqual({
+      ok: true,
+      schema: { type: 'object', properties: { level: { type: 'string', enum: ['low'] } }, required: ['level'], additionalProperties: false },
+    });
+    expect(strictOf({ properties: { n: { type: 'number', enum: [1, 2.5, '3'] } }, required: ['n'] })).toMatchObject({ ok: true, schema: { properties: { n: { type: 'number', enum: [1, 2.5] } } } });
+    expect(strictOf({ properties: { n: { type: 'integer', const: null } }, required: ['n'] })).toEqual({
+      ok: false,
+      reasons: ['a `const` that its `type` excludes (at /properties/n) is not supported in strict mode'],
+    });
+    expect(strictOf({ properties: { n: { type: 'integer', enum: ['1', '2'] } }, required: ['n'] })).toEqual({
+      ok: false,
+      reasons: ['an `enum` whose values its `type` all excludes (at /properties/n) is not supported in strict mode'],
+    });
+    // A type that admits null beside an enum that does not: null is refused, so the property cannot be optional.
+    expect(strictOf({ properties: { level: { type: ['string', 'null'], enum: ['low'] } } })).toMatchObject({ ok: false });
+    expect(strictOf({ properties: { level: { type: ['string', 'null'], enum: ['low', null] } } })).toMatchObject({ ok: true });
+  });
+
   it('closes a root without properties (an action without parameters), not a nested free-form object', () => {
     expect(strictOf({})).toEqual({ ok: true, schema: { type: 'object', properties: {}, required: [], additionalProperties: false } });
     expect(strictOf({ properties: { data: { type: 'object' } }, required: ['data'] })).toEqual({

@@ -127,6 +127,7 @@ class StrictConverter {
         this.refuse(path, `\`${keyword}\``);
       }
     }
+    if ('type' in out) this.valuesOfType(out, path);
     if (!('type' in out) && !('anyOf' in out)) {
       const inferred = typeOfValues(node);
       if (inferred) out.type = inferred;
@@ -195,6 +196,21 @@ class StrictConverter {
     if ('enum' in node || 'const' in node) this.refuse(path, '`nullable` beside `enum` or `const`');
   }
 
+  /**
+   * An `enum` or `const` beside a `type` is checked against both: a value of another type can never pass the
+   * action's check, so such enum values are left out (exact), and a `const` of another type is refused, as is an
+   * enum with nothing left. Strict mode would otherwise be handed a schema that contradicts itself.
+   */
+  private valuesOfType(out: JsonObject, path: string): void {
+    const fits = (value: unknown) => allows(out.type, jsonType(value)) || (jsonType(value) === 'integer' && allows(out.type, 'number'));
+    if ('const' in out && !fits(out.const)) this.refuse(path, 'a `const` that its `type` excludes');
+    if (!Array.isArray(out.enum)) return;
+    const kept = out.enum.filter(fits);
+    if (kept.length === 0) this.refuse(path, 'an `enum` whose values its `type` all excludes');
+    else if (kept.length < out.enum.length) out.enum = kept;
+  }
+
+  /** Whether `null` passes every keyword of the (converted) schema that constrains it. */
   private acceptsNull(schema: JsonObject, seen = new Set<string>()): boolean {
     if (typeof schema.$ref === 'string') {
       const target = this.resolve(schema.$ref);
@@ -202,10 +218,10 @@ class StrictConverter {
       seen.add(schema.$ref);
       return this.acceptsNull(target, seen);
     }
-    if (Array.isArray(schema.anyOf)) return schema.anyOf.some((branch) => isJsonObject(branch) && this.acceptsNull(branch, seen));
-    if ('const' in schema) return schema.const === null;
-    if (Array.isArray(schema.enum)) return schema.enum.includes(null);
-    return allows(schema.type, 'null');
+    if (Array.isArray(schema.anyOf) && !schema.anyOf.some((branch) => isJsonObject(branch) && this.acceptsNull(branch, seen))) return false;
+    if ('const' in schema && schema.const !== null) return false;
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) return false;
+    return !('type' in schema) || allows(schema.type, 'null');
   }
 
   private resolve(ref: string): JsonObject | undefined {

@@ -188,6 +188,22 @@ export const SCHEMA_CORPUS: CorpusEntry[] = [
     strict: true, // no parameters: strict mode closes the root object
   },
   {
+    name: 'set_alert_level',
+    description: 'An enum of type string that lists null (a nullable enum written by mistake)',
+    json_schema: { type: 'object', properties: { level: { type: 'string', enum: ['low', 'high', null] } } },
+    strict: false, // null never passes `type: string`: level is optional and cannot be left out with null
+  },
+  {
+    name: 'set_priority',
+    description: 'Enums with values their type excludes, which can never pass',
+    json_schema: {
+      type: 'object',
+      properties: { priority: { type: 'integer', enum: [1, 2, 3, '4'] }, channel: { type: ['string', 'null'], enum: ['email', 'sms', null] } },
+      required: ['priority'],
+    },
+    strict: true, // '4' is left out of the enum (exact); channel accepts null
+  },
+  {
     name: 'set_flags',
     description: 'Unknown keywords, boolean subschemas and OpenAPI nullable',
     json_schema: {

@@ -22,7 +22,8 @@ type FormData = Record<string, unknown>;
 /**
  * rjsf's validator over @cfworker/json-schema. rjsf's own (@rjsf/validator-ajv8) compiles schemas with
  * `new Function`, which the console's Content-Security-Policy forbids; this one interprets them. Errors are worded
- * as Ajv (and the service) words them, and placed on the field they concern.
+ * as Ajv (and the service) words them, and placed on the field they concern. (@rjsf/validator-ajv8 stays among the
+ * devDependencies all the same: @rjsf/core's bundle imports it, in its test registry, so the build must resolve it.)
  */
 export class FormValidator implements ValidatorType<FormData, RJSFSchema> {
   constructor(private readonly draft: Draft) {}
