@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { isSchemaMissing } from '../common/database-errors';
 import { IdGenerator } from '../common/id-generator';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
@@ -118,7 +119,10 @@ export class ConsoleSessionsService implements OnApplicationBootstrap, BeforeApp
 
   onApplicationBootstrap(): void {
     const run = () => {
-      this.pruning = this.prune().catch((error: unknown) => this.logger.warn({ err: error }, 'pruning expired console sessions failed'));
+      // With migrations pending there is nothing to prune, and the start-up has said so already (Migrations).
+      this.pruning = this.prune().catch((error: unknown) => {
+        if (!isSchemaMissing(error)) this.logger.warn({ err: error }, 'pruning expired console sessions failed');
+      });
     };
     run();
     this.pruneTimer = setInterval(run, PRUNE_EVERY_MS).unref();

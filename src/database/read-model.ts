@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Client, Notification } from 'pg';
+import { isSchemaMissing } from '../common/database-errors';
 import { Metrics } from '../metrics/metrics';
 import { ChangeListenerConnector } from './change-listener-connector';
 import { DatabasePool } from './database-pool';
@@ -57,6 +58,8 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   private stopped = false;
   private behindSince?: number;
   private listenerPid?: number;
+  /** Failed attempts since the listening connection was last up: only the first is worth a warning. */
+  private failures = 0;
 
   constructor(
     private readonly pool: DatabasePool,
@@ -170,6 +173,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
       this.applied = Number(version);
       this.state = 'up';
       this.reconnectDelayMs = RECONNECT_MIN_MS;
+      this.failures = 0;
       this.metrics.readModelListening.set(1);
       this.logger.log(`listening for changes (server process ${pid}, version ${this.applied})`);
     } catch (error) {
@@ -186,7 +190,14 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     client.removeAllListeners('notification');
     void client.end().catch(() => undefined);
     if (this.stopped) return;
-    this.logger.warn({ err: error }, `lost the connection that listens for changes: reading from the database until it is back`);
+    // One warning per outage, not one per attempt: the attempts go on every 5 s for as long as it lasts. Pending
+    // migrations are said once at start (Migrations); here they are named, without a stack.
+    const level = this.failures++ === 0 ? 'warn' : 'debug';
+    if (isSchemaMissing(error)) {
+      this.logger[level]('cannot listen for changes: the database lacks this build\'s tables (migrations pending); reading from the database, retrying');
+    } else {
+      this.logger[level]({ err: error }, 'lost the connection that listens for changes: reading from the database until it is back');
+    }
     this.reconnectTimer = setTimeout(() => void this.connect(), this.reconnectDelayMs);
     this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, RECONNECT_MAX_MS);
   }

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { isSchemaMissing } from '../common/database-errors';
 import { IdGenerator } from '../common/id-generator';
 import { inexactNumbers } from '../common/json-numbers';
 import { ActionsService } from '../actions/actions.service';
@@ -107,7 +108,11 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
   }
 
   onApplicationBootstrap(): void {
-    const run = () => this.prune().catch((error: unknown) => this.logger.warn({ err: error }, 'pruning old executions failed'));
+    // With migrations pending there is nothing to prune, and the start-up has said so already (Migrations).
+    const run = () =>
+      this.prune().catch((error: unknown) => {
+        if (!isSchemaMissing(error)) this.logger.warn({ err: error }, 'pruning old executions failed');
+      });
     void run();
     this.pruneTimer = setInterval(run, PRUNE_EVERY_MS).unref();
   }

@@ -77,7 +77,8 @@ function NoActionsYet({ register }: { register: ReactNode }) {
     `  -H "authorization: Bearer $JWT" -H 'content-type: application/json' \\`,
     `  -d '{"name":"get_weather","description":"Current weather for a city",`,
     `       "webhook_url":"https://hooks.example.com/weather",`,
-    `       "json_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}'`,
+    `       "json_schema":{"type":"object","required":["city"],`,
+    `                      "properties":{"city":{"type":"string"}}}}'`,
   ].join('\n');
   return (
     <EmptyState icon={<IconBolt />} title="No actions yet">
