@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Client, Notification } from 'pg';
-import { isSchemaMissing } from '../common/database-errors';
 import { Metrics } from '../metrics/metrics';
 import { ChangeListenerConnector } from './change-listener-connector';
 import { DatabasePool } from './database-pool';
@@ -15,6 +14,8 @@ const RECONNECT_MIN_MS = 50;
 const RECONNECT_MAX_MS = 5_000;
 /** Behind the database with no announcement applied for this long: the connection is taken for dead and opened again. */
 const STUCK_MS = 3_000;
+/** PostgreSQL's undefined_table: `read_model_version` is not there yet, its migration is pending. */
+const UNDEFINED_TABLE = '42P01';
 
 interface Change {
   version: number;
@@ -193,7 +194,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     // One warning per outage, not one per attempt: the attempts go on every 5 s for as long as it lasts. Pending
     // migrations are said once at start (Migrations); here they are named, without a stack.
     const level = this.failures++ === 0 ? 'warn' : 'debug';
-    if (isSchemaMissing(error)) {
+    if ((error as { code?: unknown } | undefined)?.code === UNDEFINED_TABLE) {
       this.logger[level]('cannot listen for changes: the database lacks this build\'s tables (migrations pending); reading from the database, retrying');
     } else {
       this.logger[level]({ err: error }, 'lost the connection that listens for changes: reading from the database until it is back');
