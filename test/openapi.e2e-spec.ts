@@ -4,7 +4,12 @@ import { createTenant, gateway } from './support/factories';
 import { call, TestResponse } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
-type Operation = { operationId: string; security?: Record<string, string[]>[]; responses: Record<string, { headers?: Record<string, { $ref: string }> }> };
+type Operation = {
+  operationId: string;
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; schema?: unknown }[];
+  responses: Record<string, { description?: string; headers?: Record<string, { $ref: string }> }>;
+};
 
 function operationsOf(document: any): Operation[] {
   return Object.values(document.paths as Record<string, Record<string, Operation>>).flatMap((item) => Object.values(item));
@@ -77,7 +82,7 @@ describe('OpenAPI description', () => {
       'PUT /api/v1/gateway/actions/{action_name}',
     ]);
     const create = document.paths['/api/v1/gateway/actions'].post;
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '429']);
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '429', '503']);
     expect(create.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateActionRequest');
     expect(document.components.schemas.CreateActionRequest.required).toEqual(['name', 'description', 'webhook_url', 'json_schema']);
     expect(document.components.schemas.ActionDto.properties.name.pattern).toBe('^[a-z0-9_]+$');
@@ -85,11 +90,11 @@ describe('OpenAPI description', () => {
       { name: 'format', required: true, in: 'query', schema: { enum: ['openai', 'openai-responses', 'anthropic', 'mcp'], type: 'string' } },
     ]);
     const mcp = document.paths['/api/v1/gateway/mcp'].post;
-    expect(Object.keys(mcp.responses).sort()).toEqual(['200', '202', '400', '401', '406', '413', '429']);
+    expect(Object.keys(mcp.responses).sort()).toEqual(['200', '202', '400', '401', '406', '413', '429', '503']);
     expect(mcp.responses['401'].headers['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
   });
 
-  it('names operations for generated clients and documents every status the contract gives', async () => {
+  it('names operations for generated clients and documents the 400/413 of a body, the 503 of every operation and the 403 of console sessions', async () => {
     const document = (await call(testApp.baseUrl, 'GET', '/api/v1/gateway/openapi.json')).body;
     expect(operationsOf(document).map((candidate) => candidate.operationId).sort()).toEqual(
       [
@@ -105,10 +110,21 @@ describe('OpenAPI description', () => {
     // Every operation that takes a body can meet the 1 MB limit.
     for (const id of [
       'exchangeToken', 'createAction', 'updateAction', 'executeAction', 'createTenant', 'updateTenant', 'createApiToken', 'createHmacKey',
-      'signIn', 'redeemPortalLink', 'createTenantAction', 'updateTenantAction', 'executeTenantAction',
+      'signIn', 'redeemPortalLink', 'createTenantAction', 'updateTenantAction', 'executeTenantAction', 'createPortalLink',
     ]) {
       expect(Object.keys(operation(document, id).responses)).toEqual(expect.arrayContaining(['400', '413']));
     }
+    // Every operation reads the database: 503 when it is unreachable or its migrations are pending (contract).
+    for (const candidate of operationsOf(document)) expect([candidate.operationId, candidate.responses['503']?.description]).toEqual([candidate.operationId, expect.any(String)]);
+    // The management API with a console session: 403 for a change without X-CSRF-Token, or a tenant session on an
+    // operation for operators; and every id in a path is a UUID.
+    for (const candidate of operationsOf(document).filter((candidate) => JSON.stringify(candidate.security).includes('"admin"'))) {
+      expect([candidate.operationId, candidate.responses['403']?.description]).toEqual([candidate.operationId, expect.stringContaining('X-CSRF-Token')]);
+    }
+    expect(operation(document, 'revokeHmacKey').parameters?.map((parameter) => [parameter.name, parameter.schema])).toEqual([
+      ['tenant_id', { type: 'string', format: 'uuid' }],
+      ['key_id', { type: 'string', format: 'uuid' }],
+    ]);
     expect(operation(document, 'exchangeToken').security).toEqual([]);
     expect(operation(document, 'listActions').security).toEqual([{ bearer: [] }]);
     expect(operation(document, 'createTenant').security).toEqual([{ console: [] }, { admin: [] }]);

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiParam, ApiCreatedResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiParam, ApiCreatedResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { ErrorBody } from '../common/error-body';
@@ -14,6 +14,7 @@ import { OperatorsOnly } from './operators-only.decorator';
 /** What the platform's admin backend calls to send one of a tenant's developers into the console. */
 @ApiTags('console')
 @ApiBearerAuth('admin')
+@ApiCookieAuth('console')
 @Controller(`${ADMIN_PREFIX}/tenants/:tenant_id/portal-links`)
 @ApiParam({ name: 'tenant_id', schema: { type: 'string', format: 'uuid' } })
 @UseGuards(ManagementAuthGuard, ExistingTenantGuard)
@@ -28,7 +29,8 @@ export class PortalLinksController {
     operationId: 'createPortalLink',
   })
   @ApiCreatedResponse({ type: PortalLinkResponse })
-  @ApiErrors(401, 404)
+  // A body is read (and may be malformed or too large) though the operation takes none.
+  @ApiErrors(400, 401, 404, 413)
   @ApiResponse({ status: 403, type: ErrorBody, description: 'A tenant session cannot mint links', example: { error: 'Operators only' } })
   async create(@ExistingTenant() tenantId: TenantId, @Req() request: FastifyRequest): Promise<PortalLinkResponse> {
     return { portal_link: await this.sessions.createPortalLink(tenantId, `${request.protocol}://${request.host}`) };

@@ -77,10 +77,39 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   }
   for (const item of Object.values(document.paths)) {
     for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {
-      if (operation) describeResponseHeaders(operation);
+      if (!operation) continue;
+      describeSharedAnswers(operation);
+      describeResponseHeaders(operation);
     }
   }
   return document;
+}
+
+const UUID_PATH_PARAMETERS = new Set(['tenant_id', 'token_id', 'key_id', 'execution_id']);
+
+/**
+ * What every operation of a kind can answer, whichever controller declares it: a 503 when the database is
+ * unreachable or its migrations are pending (every operation reads it); on the management API with a console
+ * session, a 403 for a change without the session's X-CSRF-Token, or a tenant session on an operation for
+ * operators. Ids in paths are UUIDs.
+ */
+function describeSharedAnswers(operation: OperationObject): void {
+  const responses = operation.responses as Record<string, ResponseObject>;
+  const error = (description: string, example: Record<string, string>): ResponseObject => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, example } },
+  });
+  responses['503'] ??= error('The database is unreachable, or its migrations are pending', { error: 'Service unavailable' });
+  // The management API's operations (admin key or console session); the session's own operations say their own.
+  const management = ['console', 'admin'].every((scheme) => operation.security?.some((requirement) => scheme in requirement));
+  if (management) {
+    const console403 = 'With a console session: X-CSRF-Token missing or wrong on POST, PUT, PATCH or DELETE, or a tenant session on an operation for operators';
+    if (responses['403']) responses['403'].description = `${responses['403'].description}; or: ${console403}`;
+    else responses['403'] = error(console403, { error: 'Missing or invalid CSRF token' });
+  }
+  for (const parameter of operation.parameters ?? []) {
+    if ('name' in parameter && parameter.in === 'path' && UUID_PATH_PARAMETERS.has(parameter.name)) parameter.schema = { type: 'string', format: 'uuid' };
+  }
 }
 
 /**
