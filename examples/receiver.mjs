@@ -4,7 +4,8 @@
 //   HMAC_KEY=whsec_... node examples/receiver.mjs        # listens on http://127.0.0.1:4000/hook
 //
 // HMAC_KEY may list every key you hold during a rotation, comma-separated; PORT=0 picks a free port.
-// The kit is `npm install @action-gateway/receiver-kit`; in this repository it is packages/receiver-kit.
+// The kit is the package @action-gateway/receiver-kit in packages/receiver-kit (not on the npm registry yet:
+// install that folder, or the tarball `npm pack` makes there).
 import { createServer } from 'node:http';
 import { verifyWebhook } from '@action-gateway/receiver-kit';
 
