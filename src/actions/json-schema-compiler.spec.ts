@@ -107,7 +107,8 @@ describe('JsonSchemaCompiler', () => {
     const validate = inline(compiler.prepare({ type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } }));
     const started = performance.now();
     expect(validate({ a: `${'a'.repeat(50_000)}!` })).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Backtracking would not finish in a lifetime; RE2 takes milliseconds. A bound far from both, for a busy host.
+    expect(performance.now() - started).toBeLessThan(10_000);
     const lookahead = { type: 'object', properties: { a: { type: 'string', pattern: '^(?=x)(a|x)+$' } } };
     expect(compiler.prepare(lookahead)).toMatchObject({ kind: 'isolated' });
     expect(await compiler.checkIsolated('t', 'look@1', lookahead, { a: 'xa' })).toEqual({ valid: true });
@@ -133,7 +134,8 @@ describe('JsonSchemaCompiler', () => {
     const list = Array.from({ length: 40_000 }, (_, i) => [i % 7, i]);
     const started = performance.now();
     expect(validate({ list })).toBe(true);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // The quadratic check took 11 s here (issue 11); the linear one, milliseconds. A bound far from both.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('keeps small checks of small parameters on the event loop', () => {

@@ -39,7 +39,8 @@ describe('compileLinear', () => {
     for (const pattern of ['^(a+)+$', '^(a|aa)+$', '^(\\w+\\s?)*$', '(.*a){12}']) {
       const started = performance.now();
       expect(compileLinear(pattern).test(input)).toBe(pattern === '(.*a){12}');
-      expect(performance.now() - started).toBeLessThan(2_000);
+      // Backtracking would not finish in a lifetime on 100,000 characters; a bound far from it, for a busy host.
+      expect(performance.now() - started).toBeLessThan(10_000);
     }
   });
 
