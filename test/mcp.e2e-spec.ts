@@ -296,6 +296,16 @@ describe('the MCP server (/mcp) with the SDK client', () => {
     expect(malformed.body.error).toBe('Invalid request');
     const unknownMethod = await rpc(testApp, { jsonrpc: '2.0', id: 4, method: 'resources/list' }, auth);
     expect(unknownMethod.body).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'Method not found' } });
+    // A tools/call of the wrong shape is the protocol's Invalid params, saying which, not an internal error.
+    for (const [params, problem] of [
+      [{ name: weather, arguments: 'x' }, 'params.arguments must be an object'],
+      [{ name: weather, arguments: [1] }, 'params.arguments must be an object'],
+      [{ name: 3, arguments: {} }, 'params.name must be a string'],
+      ['x', 'params must be an object'],
+    ] as const) {
+      const refused = await rpc(testApp, { jsonrpc: '2.0', id: 'c', method: 'tools/call', params }, auth);
+      expect([refused.status, refused.body]).toEqual([200, { jsonrpc: '2.0', id: 'c', error: { code: -32602, message: `Invalid params: ${problem}` } }]);
+    }
   });
 });
 

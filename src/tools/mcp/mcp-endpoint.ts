@@ -37,6 +37,8 @@ export class McpEndpoint {
 
   /** Answers one Streamable HTTP POST whose body the app has already read and parsed. */
   async handle(tenantId: TenantId, request: Request, body: unknown): Promise<Response> {
+    const refused = invalidToolCall(body);
+    if (refused) return refused;
     const sdk = await (this.sdk ??= loadSdk());
     const server = this.serverFor(sdk, tenantId, body);
     const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -112,6 +114,23 @@ export class McpEndpoint {
 function originalArguments(body: unknown): Record<string, unknown> | undefined {
   const params = isRecord(body) && body.method === 'tools/call' && isRecord(body.params) ? body.params : undefined;
   return params && isRecord(params.arguments) ? params.arguments : undefined;
+}
+
+/**
+ * A `tools/call` request whose params are not the protocol's shape: the SDK would answer -32603 with its schema
+ * library's report; the protocol's answer is -32602 Invalid params, saying which.
+ */
+function invalidToolCall(body: unknown): Response | undefined {
+  if (!isRecord(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || !(typeof body.id === 'string' || typeof body.id === 'number')) return undefined;
+  const params = body.params;
+  const problem = !isRecord(params)
+    ? 'params must be an object'
+    : typeof params.name !== 'string'
+      ? 'params.name must be a string'
+      : params.arguments !== undefined && !isRecord(params.arguments)
+        ? 'params.arguments must be an object'
+        : undefined;
+  return problem === undefined ? undefined : Response.json({ jsonrpc: '2.0', id: body.id, error: { code: INVALID_PARAMS, message: `Invalid params: ${problem}` } });
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
