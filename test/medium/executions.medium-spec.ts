@@ -1,6 +1,6 @@
 import { ActionNotFoundError } from '../../src/actions/actions.errors';
 import { AdminService } from '../../src/admin/admin.service';
-import { NoActiveHmacKeyError } from '../../src/executions/executions.errors';
+import { ExecutionNotFoundError, NoActiveHmacKeyError } from '../../src/executions/executions.errors';
 import { ExecutionsRepository } from '../../src/executions/executions.repository';
 import { ExecutionsService } from '../../src/executions/executions.service';
 import { Services, signedWith, TwoTenants, twoTenantSuite } from '../support/medium';
@@ -21,9 +21,23 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
     services = suite.services;
   });
 
+  const bExecutionIds = async () => ((await world.stored(world.b.id)).executions as Array<{ id: string }>).map((row) => row.id);
+
   describe('ExecutionsRepository', () => {
     it('listByAction with B’s action id lists nothing for A', async () => {
       expect(await world.byA(() => repository.listByAction(world.a.id, world.b.actions.shared.id, 100))).toEqual([]);
+    });
+
+    it('findByActionAndId finds A’s execution, and none of B’s for A, whichever action id it is asked with', async () => {
+      const mine = await executions.execute(world.a.id, 'shared', {});
+      expect((await world.byA(() => repository.findByActionAndId(world.a.id, world.a.actions.shared.id, mine.id)))?.id).toBe(mine.id);
+      const bIds = await bExecutionIds();
+      expect(bIds).toHaveLength(1);
+      for (const id of bIds) {
+        expect(await world.byA(() => repository.findByActionAndId(world.a.id, world.b.actions.shared.id, id))).toBeNull();
+        expect(await world.byA(() => repository.findByActionAndId(world.a.id, world.a.actions.shared.id, id))).toBeNull();
+      }
+      expect(await world.byA(() => repository.findByActionAndId(world.a.id, world.b.actions.shared.id, mine.id))).toBeNull();
     });
   });
 
@@ -54,6 +68,25 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
       const mine = await executions.execute(world.a.id, 'shared', {});
       expect(await world.byA(() => executions.list(world.a.id, 'shared', 100))).toEqual([mine]);
       await expect(world.byA(() => executions.list(world.a.id, 'only_b', 100))).rejects.toThrow(ActionNotFoundError);
+    });
+
+    it('listWithAttempts (the admin log) shows A’s executions of a name B also has, with every status filter, and none of a name only B has', async () => {
+      const mine = await executions.execute(world.a.id, 'shared', {});
+      const listed = await world.byA(() => executions.listWithAttempts(world.a.id, 'shared', 100));
+      expect(listed).toEqual([{ ...mine, attempt_log: [expect.objectContaining({ attempt: 1, http_status: 200 })] }]);
+      expect(await world.byA(() => executions.listWithAttempts(world.a.id, 'shared', 100, 'succeeded'))).toEqual(listed);
+      expect(await world.byA(() => executions.listWithAttempts(world.a.id, 'shared', 100, 'failed'))).toEqual([]);
+      await expect(world.byA(() => executions.listWithAttempts(world.a.id, 'only_b', 100))).rejects.toThrow(ActionNotFoundError);
+    });
+
+    it('getWithAttempts (the admin log) gives A’s execution, and refuses B’s execution id under either action name', async () => {
+      const mine = await executions.execute(world.a.id, 'shared', {});
+      const got = await world.byA(() => executions.getWithAttempts(world.a.id, 'shared', mine.id));
+      expect(got).toEqual({ ...mine, attempt_log: [expect.objectContaining({ attempt: 1, http_status: 200 })] });
+      for (const id of await bExecutionIds()) {
+        await expect(world.byA(() => executions.getWithAttempts(world.a.id, 'shared', id))).rejects.toThrow(ExecutionNotFoundError);
+        await expect(world.byA(() => executions.getWithAttempts(world.a.id, 'only_b', id))).rejects.toThrow(ActionNotFoundError);
+      }
     });
   });
 });

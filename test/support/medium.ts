@@ -39,10 +39,11 @@ export interface Services {
 /** The gateway's feature service modules (each holds providers only: no routes). */
 export const FEATURE_SERVICE_MODULES = [TenancyModule, AuthModule, WebhooksModule, ActionsModule, ExecutionsModule, AdminModule];
 
-export async function startServices(env: Record<string, string> = {}): Promise<Services> {
+/** `modules`: service modules a suite needs beyond FEATURE_SERVICE_MODULES (ToolsModule, say). */
+export async function startServices(env: Record<string, string> = {}, modules: Array<Type<unknown>> = []): Promise<Services> {
   const config = await testConfig(env);
   const moduleRef = await Test.createTestingModule({
-    imports: [ConfigModule.forRoot(config), CommonModule, DatabaseModule, ...FEATURE_SERVICE_MODULES],
+    imports: [ConfigModule.forRoot(config), CommonModule, DatabaseModule, ...FEATURE_SERVICE_MODULES, ...modules],
   }).compile();
   await moduleRef.init();
   return {
@@ -58,10 +59,13 @@ export async function startServices(env: Record<string, string> = {}): Promise<S
  * Registers the hooks of a medium suite in the calling `describe`: the services and two receivers once, a fresh
  * two-tenant world before each test. Read the fields inside tests (they are set by then).
  */
-export function twoTenantSuite(env: Record<string, string> = {}): { services: Services; receivers: { a: Receiver; b: Receiver }; world: TwoTenants } {
+export function twoTenantSuite(
+  env: Record<string, string> = {},
+  modules: Array<Type<unknown>> = [],
+): { services: Services; receivers: { a: Receiver; b: Receiver }; world: TwoTenants } {
   const suite = {} as { services: Services; receivers: { a: Receiver; b: Receiver }; world: TwoTenants };
   beforeAll(async () => {
-    suite.services = await startServices(env);
+    suite.services = await startServices(env, modules);
     suite.receivers = { a: await Receiver.start(), b: await Receiver.start() };
   });
   beforeEach(async () => {

@@ -1,0 +1,78 @@
+import { ActionNotFoundError } from '../../src/actions/actions.errors';
+import { ActionsService } from '../../src/actions/actions.service';
+import { TOOL_FORMATS } from '../../src/tools/dto/tool-list.response';
+import { ToolsModule } from '../../src/tools/tools.module';
+import { ToolsService } from '../../src/tools/tools.service';
+import { signedWith, TwoTenants, twoTenantSuite } from '../support/medium';
+import { Receiver } from '../support/receiver';
+
+/** Tenant A's actions as tools, next to tenant B's actions of the same name: B's are never listed, described or run. */
+describe('tools: tenant A never reaches tenant B (medium)', () => {
+  const suite = twoTenantSuite({}, [ToolsModule]);
+  let world: TwoTenants;
+  let receivers: { a: Receiver; b: Receiver };
+  let tools: ToolsService;
+  beforeEach(() => {
+    ({ world, receivers } = suite);
+    tools = suite.services.get(ToolsService);
+  });
+
+  /**
+   * B's actions read (and cached) first, so a mix-up in memory would show as well as one in the database. Only a
+   * warm-up: what A is given is checked by the test, not here.
+   */
+  const readBFirst = async () => {
+    expect((await tools.mcpTools(world.b.id)).map((tool) => tool.name)).toEqual(expect.arrayContaining(['only_b', 'shared']));
+    await suite.services.get(ActionsService).findExecutable(world.b.id, 'shared');
+  };
+
+  /** What `call` threw, as far as a caller can tell one error from another. */
+  const refusal = async (call: Promise<unknown>) => {
+    const error = await call.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ActionNotFoundError);
+    const { name, message, kind, details, headers } = error as ActionNotFoundError;
+    return { name, message, kind, details, headers, text: String(error) };
+  };
+
+  describe('ToolsService', () => {
+    it.each(TOOL_FORMATS)('list (%s) describes A’s action of a name B also has, and nothing of B’s', async (format) => {
+      await readBFirst();
+      const listed = await world.byA(() => tools.list(world.a.id, format));
+      expect(listed.format).toBe(format);
+      expect(listed.actions.map((action) => action.action_name)).toEqual(['shared']);
+      expect(listed.tools).toHaveLength(1);
+      expect(listed.omitted).toEqual([]);
+      expect(JSON.stringify(listed.tools)).toContain('A shared');
+    });
+
+    it('mcpTools gives A’s action of a name B also has, with A’s description, and none of a name only B has', async () => {
+      await readBFirst();
+      const listed = await world.byA(() => tools.mcpTools(world.a.id));
+      expect(listed).toEqual([{ name: 'shared', description: 'A shared', inputSchema: expect.objectContaining({ type: 'object' }) }]);
+    });
+
+    it('call runs A’s action of a name B also has: A’s receiver, signed with A’s key, stored as A’s', async () => {
+      await readBFirst();
+      const outcome = await world.byA(() => tools.call(world.a.id, 'shared', { city: 'Oslo' }));
+      expect(outcome).toEqual({ ran: true, execution: expect.objectContaining({ action_name: 'shared', status: 'succeeded' }) });
+      expect(receivers.a.calls.map((call) => call.path)).toEqual(['/a-hook']);
+      const [call] = receivers.a.calls;
+      expect(signedWith(call, world.a.hmacKeys[0].key)).toEqual({ body: true, headers: true });
+      for (const { key } of world.b.hmacKeys) expect(signedWith(call, key)).toEqual({ body: false, headers: false });
+      const stored = (await world.stored(world.a.id)).executions as Array<{ tenant_id: string; action_id: string }>;
+      expect(stored).toEqual([expect.objectContaining({ tenant_id: world.a.id, action_id: world.a.actions.shared.id })]);
+    });
+
+    it('call of a name only B has is the same refusal as an unknown tool, and sends nothing to anyone', async () => {
+      await readBFirst();
+      const unknown = await refusal(world.byA(() => tools.call(world.a.id, 'no_such_tool', { city: 'Oslo' })));
+      const onlyB = await refusal(world.byA(() => tools.call(world.a.id, 'only_b', { city: 'Oslo' })));
+      expect(onlyB).toEqual(unknown);
+      expect(receivers.a.calls).toEqual([]);
+      expect(receivers.b.calls).toEqual([]);
+    });
+  });
+});
