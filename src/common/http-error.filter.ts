@@ -8,7 +8,7 @@ import {
   RouteNotFoundError,
   ServiceUnavailableError,
 } from './common.errors';
-import { isDatabaseUnavailable, isSchemaMissing } from './database-errors';
+import { isDatabaseUnavailable, isSchemaMissing } from '../database/database-errors';
 import { DomainError, ErrorKind } from './domain.error';
 import { ErrorBody } from './error-body';
 import { RouteTable } from './route-table';

@@ -1,6 +1,6 @@
 import { ConfigError } from '../config/config.error';
 import { EmbeddedDatabaseInUseError } from '../database/embedded-postgres';
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable } from '../database/database-errors';
 
 /**
  * The line (or, for configuration, the lines) an operator reads when the service or a command cannot start for

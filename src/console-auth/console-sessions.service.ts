@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { isSchemaMissing } from '../common/database-errors';
+import { isSchemaMissing } from '../database/database-errors';
 import { IdGenerator } from '../common/id-generator';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';

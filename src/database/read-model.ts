@@ -3,6 +3,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import type { Client, Notification } from 'pg';
 import { Metrics } from '../metrics/metrics';
 import { ChangeListenerConnector } from './change-listener-connector';
+import { isSchemaMissing } from './database-errors';
 import { DatabasePool } from './database-pool';
 import { ReadScope } from './read-scope';
 import { ChangedTable, ChangeFeed, ChangeSubscriber, ReadThroughCache, ReadThroughCacheOptions } from './read-through-cache';
@@ -14,8 +15,6 @@ const RECONNECT_MIN_MS = 50;
 const RECONNECT_MAX_MS = 5_000;
 /** Behind the database with no announcement applied for this long: the connection is taken for dead and opened again. */
 const STUCK_MS = 3_000;
-/** PostgreSQL's undefined_table: `read_model_version` is not there yet, its migration is pending. */
-const UNDEFINED_TABLE = '42P01';
 
 interface Change {
   version: number;
@@ -194,7 +193,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     // One warning per outage, not one per attempt: the attempts go on every 5 s for as long as it lasts. Pending
     // migrations are said once at start (Migrations); here they are named, without a stack.
     const level = this.failures++ === 0 ? 'warn' : 'debug';
-    if ((error as { code?: unknown } | undefined)?.code === UNDEFINED_TABLE) {
+    if (isSchemaMissing(error)) {
       this.logger[level]('cannot listen for changes: the database lacks this build\'s tables (migrations pending); reading from the database, retrying');
     } else {
       this.logger[level]({ err: error }, 'lost the connection that listens for changes: reading from the database until it is back');

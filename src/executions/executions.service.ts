@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { isSchemaMissing } from '../common/database-errors';
+import { isSchemaMissing } from '../database/database-errors';
 import { IdGenerator } from '../common/id-generator';
 import { inexactNumbers } from '../common/json-numbers';
 import { ActionsService } from '../actions/actions.service';

@@ -3,7 +3,7 @@ import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/
 import { ActionNotFoundError } from '../../actions/actions.errors';
 import { isActionName } from '../../actions/action-name';
 import { ServiceUnavailableError } from '../../common/common.errors';
-import { isDatabaseUnavailable } from '../../common/database-errors';
+import { isDatabaseUnavailable } from '../../database/database-errors';
 import { TenantId } from '../../common/tenant-id';
 import { ToolsService } from '../tools.service';
 
