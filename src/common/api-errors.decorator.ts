@@ -3,7 +3,7 @@ import { ApiResponse } from '@nestjs/swagger';
 import { ErrorBody } from './error-body';
 
 /** The error answers an endpoint can give, for the OpenAPI description, with the contract's texts as examples. */
-const EXAMPLES: Record<number, { description: string; example: ErrorBody }> = {
+export const ERROR_EXAMPLES: Record<number, { description: string; example: ErrorBody }> = {
   400: { description: 'Malformed or invalid body', example: { error: 'Invalid request', details: 'description: must be 1 to 500 characters' } },
   401: { description: 'Bearer token missing, invalid or expired', example: { error: 'Invalid token' } },
   403: { description: 'Tenant quota reached', example: { error: 'action limit reached: a tenant may have at most 100 actions' } },
@@ -11,10 +11,10 @@ const EXAMPLES: Record<number, { description: string; example: ErrorBody }> = {
   409: { description: 'Conflict', example: { error: "action with name 'get_weather' already exists" } },
   413: { description: 'Body over 1 MB', example: { error: 'Payload too large' } },
   429: { description: 'Rate limit exceeded (see Retry-After)', example: { error: 'Rate limit exceeded' } },
-  503: { description: 'Database unreachable', example: { error: 'Service unavailable' } },
+  503: { description: 'The database is unreachable, or its migrations are pending', example: { error: 'Service unavailable' } },
 };
 
 export const ApiErrors = (...statuses: number[]) =>
   applyDecorators(
-    ...statuses.map((status) => ApiResponse({ status, description: EXAMPLES[status].description, type: ErrorBody, example: EXAMPLES[status].example })),
+    ...statuses.map((status) => ApiResponse({ status, description: ERROR_EXAMPLES[status].description, type: ErrorBody, example: ERROR_EXAMPLES[status].example })),
   );

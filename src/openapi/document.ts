@@ -1,5 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, OperationObject, ResponseObject, SchemaObject, SwaggerModule } from '@nestjs/swagger';
+import { ERROR_EXAMPLES } from '../common/api-errors.decorator';
+import { ErrorBody } from '../common/error-body';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { WEBHOOK_MODELS, WEBHOOK_SIGNATURE_SCHEME, WEBHOOKS } from './webhooks';
 
@@ -95,17 +97,17 @@ const UUID_PATH_PARAMETERS = new Set(['tenant_id', 'token_id', 'key_id', 'execut
  */
 function describeSharedAnswers(operation: OperationObject): void {
   const responses = operation.responses as Record<string, ResponseObject>;
-  const error = (description: string, example: Record<string, string>): ResponseObject => ({
+  const error = ({ description, example }: { description: string; example: ErrorBody }): ResponseObject => ({
     description,
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, example } },
   });
-  responses['503'] ??= error('The database is unreachable, or its migrations are pending', { error: 'Service unavailable' });
+  responses['503'] ??= error(ERROR_EXAMPLES[503]);
   // The management API's operations (admin key or console session); the session's own operations say their own.
   const management = ['console', 'admin'].every((scheme) => operation.security?.some((requirement) => scheme in requirement));
   if (management) {
     const console403 = 'With a console session: X-CSRF-Token missing or wrong on POST, PUT, PATCH or DELETE, or a tenant session on an operation for operators';
     if (responses['403']) responses['403'].description = `${responses['403'].description}; or: ${console403}`;
-    else responses['403'] = error(console403, { error: 'Missing or invalid CSRF token' });
+    else responses['403'] = error({ description: console403, example: { error: 'Missing or invalid CSRF token' } });
   }
   for (const parameter of operation.parameters ?? []) {
     if ('name' in parameter && parameter.in === 'path' && UUID_PATH_PARAMETERS.has(parameter.name)) parameter.schema = { type: 'string', format: 'uuid' };
