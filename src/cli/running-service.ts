@@ -1,4 +1,4 @@
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Where a running service on this DATA_DIR can be reached, so the command line goes through it. */
@@ -9,8 +9,14 @@ export interface RunningService {
 
 const FILE = 'service.json';
 
+/**
+ * Written to a file of its own, then renamed into place: a command line (or a test) reading the file while it is
+ * written would otherwise find half of it, and take the service for absent.
+ */
 export function announceService(dataDir: string, port: number): void {
-  writeFileSync(join(dataDir, FILE), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}` }), { mode: 0o600 });
+  const pending = join(dataDir, `${FILE}.${process.pid}.tmp`);
+  writeFileSync(pending, JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}` }), { mode: 0o600 });
+  renameSync(pending, join(dataDir, FILE));
 }
 
 export function withdrawService(dataDir: string): void {
