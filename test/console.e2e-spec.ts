@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { admin, createTenant, gateway } from './support/factories';
 import { keepOnLoopback, launchBrowser, watchPageErrors } from './support/browser';
@@ -446,6 +446,30 @@ describe('Gateway Management console (in a browser)', () => {
       expect(await developer.context.cookies()).toEqual([]);
       const reused = await call(testApp.baseUrl, 'GET', `/api/v1/admin/tenants/${state.tenantId}`, { headers: { cookie: `agw_console_session=${cookie.value}` } });
       expect(reused.status).toBe(401);
+      expect(broken(developer.errors)).toEqual([]);
+    } finally {
+      await developer.context.close();
+    }
+  });
+
+  it('stays in the tenant when the start-up session check answers after the portal link was redeemed', async () => {
+    // On a busy machine the page's first GET /session (sent without a cookie) can come back after the redemption;
+    // its "no session" must not sign the developer out again. Held here until the page has moved to the tenant.
+    const link = (await admin(testApp, 'POST', `/tenants/${state.tenantId}/portal-links`)).body.portal_link;
+    const withoutCookie = await call(testApp.baseUrl, 'GET', '/api/v1/admin/session');
+    expect(withoutCookie.body).toEqual({ session: null });
+    const developer = await person();
+    try {
+      const held: Route[] = [];
+      await developer.page.route('**/api/v1/admin/session', (route) => (route.request().method() === 'GET' ? void held.push(route) : route.fallback()));
+      await developer.page.goto(link.url);
+      await developer.page.waitForURL(`**/console/tenants/${state.tenantId}/actions`);
+      expect(held).toHaveLength(1);
+      await held[0].fulfill({ status: withoutCookie.status, contentType: 'application/json', body: withoutCookie.text });
+
+      await visible(developer.page.getByRole('heading', { name: state.tenantName, level: 1 }));
+      await visible(developer.page.getByRole('link', { name: state.actionName }));
+      expect(developer.page.url()).toBe(`${testApp.baseUrl}/console/tenants/${state.tenantId}/actions`);
       expect(broken(developer.errors)).toEqual([]);
     } finally {
       await developer.context.close();

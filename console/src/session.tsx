@@ -1,4 +1,4 @@
-import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, setCsrfToken, whenSessionEnds } from './api/client';
 import type { Session } from './api/types';
 
@@ -19,21 +19,30 @@ const SessionContext = createContext<SessionContextValue | undefined>(undefined)
 /** Who is signed in, read from GET /session at start; the cookie itself stays out of reach of this code. */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: 'loading' });
+  // Set by every sign-in, redemption and sign-out: the start-up check was sent before them, so its answer is stale.
+  const decided = useRef(false);
 
   const enter = useCallback((session: Session) => {
+    decided.current = true;
     setCsrfToken(session.csrf_token);
     setState({ status: 'signed-in', session });
     return session;
   }, []);
 
   useEffect(() => {
+    const settle = (session: Session | null) => {
+      if (decided.current) return; // a portal link redeemed while the check was on its way must not be undone
+      if (session) enter(session);
+      else setState({ status: 'signed-out' });
+    };
     api<{ session: Session | null }>('GET', '/session', undefined, { signingIn: true })
-      .then(({ session }) => (session ? enter(session) : setState({ status: 'signed-out' })))
-      .catch(() => setState({ status: 'signed-out' }));
+      .then(({ session }) => settle(session))
+      .catch(() => settle(null));
   }, [enter]);
 
   useEffect(() => {
     whenSessionEnds(() => {
+      decided.current = true;
       setCsrfToken(undefined);
       setState((current) => ({
         status: 'signed-out',
@@ -58,6 +67,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
         }
+        decided.current = true;
         setCsrfToken(undefined);
         setState({ status: 'signed-out', ended: 'signed-out', wasTenant });
       },
