@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
+import { Browser, BrowserContext, Locator, Page, Request, Route } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { admin, createTenant, gateway } from './support/factories';
 import { keepOnLoopback, launchBrowser, watchPageErrors } from './support/browser';
@@ -473,6 +473,38 @@ describe('Gateway Management console (in a browser)', () => {
       expect(broken(developer.errors)).toEqual([]);
     } finally {
       await developer.context.close();
+    }
+  });
+
+  it('keeps the newest list when an earlier read of it answers last', async () => {
+    // The page's first read of the tokens is held (with the answer it got, from before the token below existed)
+    // and handed over only after the read that followed the creation has shown the new token.
+    const second = await operator.newPage();
+    const seen = watchPageErrors(second);
+    try {
+      let stale: (() => Promise<void>) | undefined;
+      let staleRequest: Request | undefined;
+      await second.route(`**/api/v1/admin/tenants/${state.tenantId}/api-tokens`, async (route) => {
+        if (stale || route.request().method() !== 'GET') return route.fallback();
+        const response = await route.fetch();
+        staleRequest = route.request();
+        stale = () => route.fulfill({ response });
+      });
+      await second.goto(console$(`/tenants/${state.tenantId}/api-tokens`));
+      await eventually(async () => expect(stale).toBeDefined());
+      await second.getByLabel('Token name').fill('overtaken');
+      await second.getByRole('button', { name: 'Create token' }).click();
+      const row = second.getByTestId('api-token-row').filter({ hasText: 'overtaken' });
+      await visible(row);
+
+      const finished = second.waitForEvent('requestfinished', (request) => request === staleRequest);
+      await stale!();
+      await finished;
+      await second.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+      expect(await row.count()).toBe(1);
+      expect(broken(seen)).toEqual([]);
+    } finally {
+      await second.close();
     }
   });
 

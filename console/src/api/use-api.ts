@@ -27,20 +27,28 @@ export function useApi<T>(path: string | undefined, options: { refreshMs?: numbe
   useEffect(() => {
     latest.current = path;
   }, [path]);
+  // Reads are numbered as they are sent; `shown` is the newest one applied.
+  const sent = useRef(0);
+  const shown = useRef(0);
 
-  // A late answer for a path the page has left is dropped; a failed refresh keeps the data it had.
-  const apply = useCallback((next: Answer<T>) => {
-    if (latest.current !== next.path) return;
+  // A late answer for a path the page has left is dropped, and so is one overtaken by a later read (the first
+  // load answering after the reload that followed a change would show the list without it). A failed refresh
+  // keeps the data it had.
+  const load = useCallback(async (from: string) => {
+    const number = ++sent.current;
+    const next = await read<T>(from);
+    if (latest.current !== next.path || number < shown.current) return;
+    shown.current = number;
     setAnswer((previous) => (next.error && previous?.path === next.path ? { ...previous, error: next.error } : next));
   }, []);
 
   useEffect(() => {
-    if (path !== undefined) void read<T>(path).then(apply);
-  }, [path, apply]);
+    if (path !== undefined) void load(path);
+  }, [path, load]);
 
   const reload = useCallback(async () => {
-    if (path !== undefined) apply(await read<T>(path));
-  }, [path, apply]);
+    if (path !== undefined) await load(path);
+  }, [path, load]);
 
   const { refreshMs } = options;
   useEffect(() => {
