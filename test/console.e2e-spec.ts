@@ -20,7 +20,19 @@ import { startTestApp, TestApp } from './support/test-app';
 const SCREENSHOTS = resolve(process.env.CONSOLE_SCREENSHOTS_DIR ?? resolve(__dirname, '..', 'test-results', 'console'));
 const VIEWPORT = { width: 1280, height: 800 };
 
-const visible = (locator: Locator) => locator.first().waitFor({ state: 'visible', timeout: 15_000 });
+/** Waits for `locator`; when it never shows, says where the page was and what it showed (and keeps a screenshot). */
+async function visible(locator: Locator): Promise<void> {
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout: 15_000 });
+  } catch (error) {
+    const page = locator.page();
+    const shown = await page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(unreadable)');
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const path = join(SCREENSHOTS, `not-visible-${Date.now()}.png`);
+    await page.screenshot({ path, fullPage: true }).catch(() => undefined);
+    throw new Error(`${(error as Error).message}\nthe page was ${page.url()}, showing:\n${shown.slice(0, 600)}\nscreenshot: ${path}`, { cause: error });
+  }
+}
 const hasText = (locator: Locator, text: string) => eventually(async () => expect(await locator.first().textContent()).toContain(text));
 const hasCount = (locator: Locator, count: number) => eventually(async () => expect(await locator.count()).toBe(count));
 
