@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Browser, BrowserContext, Locator, Page, Request, Route } from 'playwright-core';
 import { DataSource } from 'typeorm';
-import { admin, createTenant, gateway } from './support/factories';
+import { actionBody, admin, createTenant, gateway } from './support/factories';
 import { keepOnLoopback, launchBrowser, watchPageErrors } from './support/browser';
 import { eventually } from './support/eventually';
 import { call } from './support/http';
@@ -295,7 +295,7 @@ describe('Gateway Management console (in a browser)', () => {
   });
 
   it('shows the spec\'s error text when the webhook answers the registration test with 500, and stores nothing', async () => {
-    await page.goto(console$(`/tenants/${state.tenantId}/actions/new`));
+    await page.goto(console$(`/tenants/${state.tenantId}/actions/new-action`));
     await page.getByLabel('Name').fill('broken_hook');
     await page.getByLabel('Description').fill('Its webhook is down');
     await page.getByLabel('Webhook URL').fill(failing.url('/down'));
@@ -539,6 +539,82 @@ describe('Gateway Management console (in a browser)', () => {
     } finally {
       await developer.context.close();
       await admin(testApp, 'PATCH', `/tenants/${state.tenantId}`, { status: 'active' });
+    }
+  });
+
+  it('opens an action named "new", and shows why a page cannot be drawn under the header instead of a blank page', async () => {
+    const other = await createTenant(testApp);
+    // A schema the service accepts but the form generator cannot draw (an $anchor reference).
+    const json_schema = { type: 'object', properties: { city: { $ref: '#city' } }, $defs: { c: { $anchor: 'city', type: 'string' } } };
+    const created = await gateway(testApp, 'POST', '/actions', { token: other.jwt, body: { ...actionBody(receiver.url()), name: 'new', json_schema } });
+    expect(created.status).toBe(201);
+    const second = await operator.newPage();
+    const seen = watchPageErrors(second);
+    try {
+      await second.goto(console$(`/tenants/${other.tenantId}/actions/new`));
+      await visible(second.getByRole('heading', { name: 'new', level: 2 }));
+      await visible(second.getByText(created.body.action.description));
+
+      await second.goto(console$(`/tenants/${other.tenantId}/actions/new/try`));
+      const alert = second.getByRole('alert');
+      await hasText(alert, 'This page could not be shown');
+      await hasText(alert, 'Invalid JSON pointer');
+      await visible(second.getByRole('button', { name: 'Reload the page' }));
+      await visible(second.getByRole('button', { name: 'Sign out' })); // the header stays
+      await expectAccessible(second);
+      await shoot(second, 'page-error');
+      expect(seen.join('\n')).toContain('Invalid JSON pointer'); // React reports the error it caught
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('says so when the service cannot be reached at start, and carries on once it can; no key button before the keys are known', async () => {
+    const second = await operator.newPage();
+    const seen = watchPageErrors(second);
+    try {
+      let refused = 0;
+      await second.route('**/api/v1/admin/session', (route) =>
+        route.request().method() === 'GET' && refused++ === 0
+          ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service unavailable', details: 'the database cannot be reached' }) })
+          : route.fallback(),
+      );
+      await second.route(`**/api/v1/admin/tenants/${state.tenantId}/hmac-keys`, (route) =>
+        route.request().method() === 'GET' ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service unavailable' }) }) : route.fallback(),
+      );
+      await second.goto(console$(`/tenants/${state.tenantId}/hmac-keys`));
+      await hasText(second.getByRole('alert'), 'The console cannot reach the service');
+      await hasText(second.getByRole('alert'), 'the database cannot be reached');
+      expect(second.url()).toBe(`${testApp.baseUrl}/console/tenants/${state.tenantId}/hmac-keys`); // not sent to sign in
+      await expectAccessible(second);
+      await shoot(second, 'service-unreachable');
+
+      await second.getByRole('button', { name: 'Try again' }).click();
+      await visible(second.getByRole('heading', { name: 'HMAC keys', level: 2 }));
+      await hasText(second.getByRole('alert'), 'Service unavailable');
+      // Create (first key) or Rotate (with its warning) depends on the keys, which could not be read.
+      expect(await second.getByRole('button', { name: /^(Create|Rotate) key$/ }).count()).toBe(0);
+      expectOnlyRefusals(seen, 503);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('stays signed in, and says so, when signing out fails', async () => {
+    await page.goto(console$('/tenants'));
+    await visible(page.getByRole('heading', { name: 'Tenants', level: 1 }));
+    await page.route('**/api/v1/admin/session', (route) =>
+      route.request().method() === 'DELETE' ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service unavailable' }) }) : route.fallback(),
+    );
+    try {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await hasText(page.getByRole('alert'), 'You are still signed in: signing out failed. Try again.');
+      await hasText(page.getByRole('alert'), 'Service unavailable');
+      await visible(page.getByRole('heading', { name: 'Tenants', level: 1 }));
+      expect(await statusFromPage(page, '/api/v1/admin/tenants')).toBe(200); // the session is still there
+      expectOnlyRefusals(errors, 503);
+    } finally {
+      await page.unroute('**/api/v1/admin/session');
     }
   });
 

@@ -1,18 +1,46 @@
-import { Anchor, AppShell, Badge, Button, Center, Container, Group, Loader, Text } from '@mantine/core';
+import { Anchor, AppShell, Badge, Button, Center, Container, Group, Loader, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { IconLogout } from '@tabler/icons-react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from './session';
+import { ErrorAlert } from './components/ErrorAlert';
 import { Logo } from './components/Logo';
 
 /** Every signed-in page: the header (who is signed in, sign out) and the page below it. */
 export function Layout() {
-  const { state, signOut } = useSession();
+  const { state, signOut, check } = useSession();
   const location = useLocation();
+  const [signingOut, setSigningOut] = useState(false);
+  const [signOutError, setSignOutError] = useState<unknown>();
+
+  const leave = async () => {
+    setSigningOut(true);
+    setSignOutError(undefined);
+    try {
+      await signOut();
+    } catch (error) {
+      setSignOutError(error);
+      setSigningOut(false);
+    }
+  };
 
   if (state.status === 'loading') {
     return (
       <Center h="100vh">
         <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (state.status === 'unavailable') {
+    return (
+      <Center mih="100vh" p="md" component="main">
+        <Stack maw={520}>
+          <ErrorAlert error={state.error} title="The console cannot reach the service" />
+          <Text size="sm">You may still be signed in: nothing was changed. Try again in a moment.</Text>
+          <div>
+            <Button onClick={check}>Try again</Button>
+          </div>
+        </Stack>
       </Center>
     );
   }
@@ -36,7 +64,7 @@ export function Layout() {
               <Badge variant="outline" color={session.kind === 'operator' ? 'blue' : 'gray'} radius="sm" size="lg">
                 {session.kind === 'operator' ? 'Operator' : 'Tenant portal'}
               </Badge>
-              <Button variant="default" size="sm" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void signOut()}>
+              <Button variant="default" size="sm" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void leave()} loading={signingOut}>
                 Sign out
               </Button>
             </Group>
@@ -45,6 +73,9 @@ export function Layout() {
       </AppShell.Header>
       <AppShell.Main>
         <Container size="xl" pt="sm">
+          {signOutError !== undefined && (
+            <ErrorAlert error={signOutError} title="You are still signed in: signing out failed. Try again." />
+          )}
           <Outlet />
         </Container>
       </AppShell.Main>

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Loader } from '@mantine/core';
 import { Layout } from './Layout';
+import { RouteError } from './components/RouteError';
 import { ActionCreatePage } from './pages/ActionCreatePage';
 import { ActionEditPage } from './pages/ActionEditPage';
 import { ActionLayout } from './pages/ActionLayout';
@@ -23,44 +24,53 @@ const TryActionPage = lazy(() => import('./pages/TryActionPage'));
 
 export const router = createBrowserRouter(
   [
-    { path: '/sign-in', element: <SignInPage /> },
-    { path: '/portal', element: <PortalPage /> },
+    { path: '/sign-in', element: <SignInPage />, errorElement: <RouteError /> },
+    { path: '/portal', element: <PortalPage />, errorElement: <RouteError /> },
     {
       path: '/',
       element: <Layout />,
+      errorElement: <RouteError />,
       children: [
-        { index: true, element: <HomeRedirect /> },
-        { path: 'tenants', element: <TenantsPage /> },
         {
-          path: 'tenants/:tenantId',
-          element: <TenantLayout />,
+          // A page that fails to render shows why inside the layout, under the header.
+          errorElement: <RouteError />,
           children: [
-            { index: true, element: <Navigate to="actions" replace /> },
-            { path: 'actions', element: <ActionsPage /> },
-            { path: 'actions/new', element: <ActionCreatePage /> },
+            { index: true, element: <HomeRedirect /> },
+            { path: 'tenants', element: <TenantsPage /> },
             {
-              path: 'actions/:actionName',
-              element: <ActionLayout />,
+              path: 'tenants/:tenantId',
+              element: <TenantLayout />,
               children: [
-                { index: true, element: <ActionOverviewPage /> },
-                { path: 'edit', element: <ActionEditPage /> },
+                { index: true, element: <Navigate to="actions" replace /> },
+                { path: 'actions', element: <ActionsPage /> },
+                // Not a name an action can have (names are [a-z0-9_]): an action called "new" opens as itself.
+                { path: 'actions/new-action', element: <ActionCreatePage /> },
                 {
-                  path: 'try',
-                  element: (
-                    <Suspense fallback={<Loader aria-label="Loading the form" />}>
-                      <TryActionPage />
-                    </Suspense>
-                  ),
+                  path: 'actions/:actionName',
+                  element: <ActionLayout />,
+                  children: [
+                    { index: true, element: <ActionOverviewPage /> },
+                    { path: 'edit', element: <ActionEditPage /> },
+                    {
+                      path: 'try',
+                      errorElement: <RouteError />,
+                      element: (
+                        <Suspense fallback={<Loader aria-label="Loading the form" />}>
+                          <TryActionPage />
+                        </Suspense>
+                      ),
+                    },
+                    { path: 'executions', element: <ExecutionLogPage /> },
+                  ],
                 },
-                { path: 'executions', element: <ExecutionLogPage /> },
+                { path: 'api-tokens', element: <ApiTokensPage /> },
+                { path: 'hmac-keys', element: <HmacKeysPage /> },
+                { path: 'settings', element: <TenantSettingsPage /> },
               ],
             },
-            { path: 'api-tokens', element: <ApiTokensPage /> },
-            { path: 'hmac-keys', element: <HmacKeysPage /> },
-            { path: 'settings', element: <TenantSettingsPage /> },
+            { path: '*', element: <NotFoundPage /> },
           ],
         },
-        { path: '*', element: <NotFoundPage /> },
       ],
     },
   ],

@@ -5,13 +5,17 @@ import type { Session } from './api/types';
 export type SessionState =
   | { status: 'loading' }
   | { status: 'signed-out'; ended?: 'expired' | 'signed-out'; wasTenant?: boolean }
-  | { status: 'signed-in'; session: Session };
+  | { status: 'signed-in'; session: Session }
+  /** The start-up check failed (the service unreachable or answering 5xx): the cookie may well be valid. */
+  | { status: 'unavailable'; error: unknown };
 
 interface SessionContextValue {
   state: SessionState;
   signIn(adminApiKey: string): Promise<Session>;
   redeemPortalLink(token: string): Promise<Session>;
   signOut(): Promise<void>;
+  /** Asks the service again who is signed in (after `unavailable`). */
+  check(): void;
 }
 
 const SessionContext = createContext<SessionContextValue | undefined>(undefined);
@@ -29,26 +33,22 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return session;
   }, []);
 
-  useEffect(() => {
-    const settle = (session: Session | null) => {
-      if (decided.current) return; // a portal link redeemed while the check was on its way must not be undone
-      if (session) enter(session);
-      else setState({ status: 'signed-out' });
-    };
+  const check = useCallback(() => {
+    // A portal link redeemed while the check was on its way must not be undone by its answer.
+    const settle = (apply: () => void) => decided.current || apply();
     api<{ session: Session | null }>('GET', '/session', undefined, { signingIn: true })
-      .then(({ session }) => settle(session))
-      .catch(() => settle(null));
+      .then(({ session }) => settle(() => (session ? enter(session) : setState({ status: 'signed-out' }))))
+      .catch((error: unknown) => settle(() => setState({ status: 'unavailable', error })));
   }, [enter]);
+
+  useEffect(check, [check]);
 
   useEffect(() => {
     whenSessionEnds(() => {
       decided.current = true;
       setCsrfToken(undefined);
-      setState((current) => ({
-        status: 'signed-out',
-        ended: 'expired',
-        wasTenant: current.status === 'signed-in' && current.session.kind === 'tenant',
-      }));
+      // A second 401 (a poll still on its way) keeps what the first, or a sign-out, said.
+      setState((current) => (current.status !== 'signed-in' ? current : { status: 'signed-out', ended: 'expired', wasTenant: current.session.kind === 'tenant' }));
     });
     return () => whenSessionEnds(undefined);
   }, []);
@@ -56,23 +56,29 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const value = useMemo<SessionContextValue>(
     () => ({
       state,
+      check: () => {
+        setState((current) => (current.status === 'unavailable' ? { status: 'loading' } : current));
+        check();
+      },
       signIn: async (adminApiKey) =>
         enter((await api<{ session: Session }>('POST', '/session', { admin_api_key: adminApiKey }, { signingIn: true })).session),
       redeemPortalLink: async (token) =>
         enter((await api<{ session: Session }>('POST', '/portal-links/redeem', { token }, { signingIn: true })).session),
+      // Says "signed out" only once the service has ended the session (or had none): a failed DELETE leaves the
+      // cookie valid, and the next person at this browser would be signed in. The caller shows the error.
       signOut: async () => {
         const wasTenant = state.status === 'signed-in' && state.session.kind === 'tenant';
         try {
           await api('DELETE', '/session', undefined, { signingIn: true });
         } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
+          if (!(error instanceof ApiError && error.status === 401)) throw error;
         }
         decided.current = true;
         setCsrfToken(undefined);
         setState({ status: 'signed-out', ended: 'signed-out', wasTenant });
       },
     }),
-    [state, enter],
+    [state, enter, check],
   );
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

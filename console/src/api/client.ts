@@ -50,7 +50,8 @@ export async function api<T>(method: string, path: string, body?: unknown, optio
   const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok) {
     if (response.status === 401 && !options.signingIn) onSessionEnded?.();
-    throw new ApiError(response.status, String(data.error ?? response.statusText), data.details as string | undefined);
+    // A proxy's HTML page over HTTP/2 has neither an error body nor a status text.
+    throw new ApiError(response.status, String(data.error ?? (response.statusText || `The service answered ${response.status}`)), data.details as string | undefined);
   }
   return data as T;
 }

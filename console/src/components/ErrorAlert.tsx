@@ -10,7 +10,7 @@ export function ErrorAlert({ error, title }: { error: unknown; title?: string })
     <Alert color="red" variant="light" title={title ?? apiError?.error ?? 'Something went wrong'} icon={<IconAlertTriangle aria-hidden />} role="alert">
       {title && apiError && <Text size="sm" fw={600}>{apiError.error}</Text>}
       {apiError?.details && <Text size="sm">{apiError.details}</Text>}
-      {!apiError && <Text size="sm">{String(error)}</Text>}
+      {!apiError && <Text size="sm">{error instanceof Error ? error.message : String(error)}</Text>}
     </Alert>
   );
 }

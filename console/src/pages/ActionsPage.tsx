@@ -16,7 +16,7 @@ export function ActionsPage() {
   const { base } = useTenant();
   const actions = useApi<{ actions: Action[] }>(`${base}/actions`);
   const register = (
-    <Button component={Link} to={`${base}/actions/new`} leftSection={<IconPlus size={16} aria-hidden />}>
+    <Button component={Link} to={`${base}/actions/new-action`} leftSection={<IconPlus size={16} aria-hidden />}>
       Register an action
     </Button>
   );

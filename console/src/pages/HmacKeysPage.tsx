@@ -46,15 +46,17 @@ export function HmacKeysPage() {
   return (
     <Stack>
       <PageTitle title="HMAC keys" description="Webhook receivers verify every call with the tenant's key (body signature and Standard Webhooks headers).">
-        {active.length === 0 ? (
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => void createKey()} loading={busy}>
-            Create key
-          </Button>
-        ) : (
-          <Button leftSection={<IconRotateClockwise size={16} aria-hidden />} onClick={rotate.open}>
-            Rotate key
-          </Button>
-        )}
+        {/* Until the keys are read, whether this would create the first key or rotate (with its warning) is unknown. */}
+        {keys.data &&
+          (active.length === 0 ? (
+            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => void createKey()} loading={busy}>
+              Create key
+            </Button>
+          ) : (
+            <Button leftSection={<IconRotateClockwise size={16} aria-hidden />} onClick={rotate.open}>
+              Rotate key
+            </Button>
+          ))}
       </PageTitle>
       <Modal opened={rotateOpened} onClose={rotate.close} title="Rotate the HMAC key?" centered size="lg">
         <Stack>
