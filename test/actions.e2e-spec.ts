@@ -172,6 +172,9 @@ describe('actions (spec 4, contract "Actions")', () => {
       [{ json_schema: { type: 'object', required: 'a' } }, 'json_schema: is not a valid JSON Schema'],
       [{ json_schema: { $schema: 'http://json-schema.org/draft-04/schema#' } }, 'json_schema: unsupported $schema'],
       [{ json_schema: { $ref: 'https://example.com/schema.json' } }, 'json_schema: is not a valid JSON Schema'],
+      [{ json_schema: { type: 'object', description: 'a\u0000b' } }, 'json_schema: must not contain NUL characters or unpaired surrogates'],
+      [{ json_schema: { type: 'object', properties: { ['lone \ud800']: {} } } }, 'json_schema: must not contain NUL characters or unpaired surrogates'],
+      [{ json_schema: { type: 'object', enum: [{ x: 'tail \udc00' }] } }, 'json_schema: must not contain NUL characters or unpaired surrogates'],
       [{ json_schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`p${i}`, { type: 'string', minLength: 1 }])) } }, 'json_schema: has more than 2000 values'],
     ])('gives 400 Invalid request naming the field for %j', async (override, details) => {
       const calls = receiver.calls.length;
@@ -206,6 +209,54 @@ describe('actions (spec 4, contract "Actions")', () => {
       expect(response.body.action.tenant_id).toBe(tenant.tenantId);
       expect(response.body.action.created_at).not.toBe(body.created_at);
       expect(response.body.action).not.toHaveProperty('surprise');
+    });
+
+    it('takes $schema with either scheme, with or without "#", as its dialect, and keeps it as written', async () => {
+      const dialects = [
+        ['http://json-schema.org/draft-07/schema#', 'draft-07'],
+        ['http://json-schema.org/draft-07/schema', 'draft-07'],
+        ['https://json-schema.org/draft-07/schema#', 'draft-07'],
+        ['https://json-schema.org/draft-07/schema', 'draft-07'],
+        ['https://json-schema.org/draft/2020-12/schema', '2020-12'],
+        ['https://json-schema.org/draft/2020-12/schema#', '2020-12'],
+        ['http://json-schema.org/draft/2020-12/schema', '2020-12'],
+        ['http://json-schema.org/draft/2020-12/schema#', '2020-12'],
+      ];
+      for (const [$schema, dialect] of dialects) {
+        // An array `items` is a tuple in draft-07 and an error in 2020-12 (prefixItems there): the dialect decides.
+        const tuple = { $schema, type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] } } };
+        const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url(), { json_schema: tuple }) });
+        if (dialect === '2020-12') {
+          expect([$schema, created.status, created.body.details]).toEqual([$schema, 400, expect.stringContaining('json_schema: is not a valid JSON Schema')]);
+          continue;
+        }
+        expect([$schema, created.status]).toEqual([$schema, 201]);
+        expect(created.body.action.json_schema).toEqual(tuple);
+        const name = created.body.action.name;
+        const refused = await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, body: { parameters: { pair: ['a', 'b'] } } });
+        expect([$schema, refused.status, refused.body.error]).toEqual([$schema, 400, 'Invalid parameters']);
+      }
+      for (const [$schema, dialect] of dialects.filter(([, of]) => of === '2020-12')) {
+        const prefixed = { $schema, type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] } } };
+        const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url(), { json_schema: prefixed }) });
+        expect([$schema, dialect, created.status]).toEqual([$schema, dialect, 201]);
+        const refused = await gateway(testApp, 'POST', `/actions/${created.body.action.name}/execute`, { token: tenant.jwt, body: { parameters: { pair: ['a', 'b'] } } });
+        expect([$schema, refused.status]).toEqual([$schema, 400]);
+        const updated = await gateway(testApp, 'PUT', `/actions/${created.body.action.name}`, { token: tenant.jwt, body: { json_schema: { $schema: 'https://json-schema.org/draft-07/schema', type: 'object' } } });
+        expect([$schema, updated.status, updated.body.action?.json_schema]).toEqual([$schema, 200, { $schema: 'https://json-schema.org/draft-07/schema', type: 'object' }]);
+      }
+    });
+
+    it('refuses a json_schema holding NUL or a lone surrogate on PUT too, and keeps the stored one', async () => {
+      const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) });
+      expect(created.status).toBe(201);
+      const path = `/actions/${created.body.action.name}`;
+      for (const json_schema of [{ type: 'object', title: 'a\u0000b' }, { type: 'object', properties: { ['\udfff']: {} } }]) {
+        const response = await gateway(testApp, 'PUT', path, { token: tenant.jwt, body: { json_schema } });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ error: 'Invalid request', details: 'json_schema: must not contain NUL characters or unpaired surrogates (in a key or a string)' });
+      }
+      expect((await gateway(testApp, 'GET', path, { token: tenant.jwt })).body.action).toEqual(created.body.action);
     });
 
     it('refuses the 101st action with 403 before running the registration test', async () => {

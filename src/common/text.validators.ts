@@ -3,6 +3,11 @@ import { ValidateBy, ValidationOptions } from 'class-validator';
 // A lone UTF-16 surrogate: with the u flag, paired surrogates are one code point and never match.
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
+/** Whether PostgreSQL stores `value` exactly as sent (see IsStorableText). */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+}
+
 /**
  * Text that PostgreSQL stores exactly as sent: no U+0000 (text cannot hold it) and no lone surrogate (it would
  * come back as U+FFFD). Refusing both up front keeps a bad string a 400, and what is read back what was written.
@@ -12,7 +17,7 @@ export function IsStorableText(options?: ValidationOptions): PropertyDecorator {
     {
       name: 'isStorableText',
       validator: {
-        validate: (value: unknown) => typeof value !== 'string' || (!value.includes('\u0000') && !LONE_SURROGATE.test(value)),
+        validate: (value: unknown) => typeof value !== 'string' || isStorableText(value),
         defaultMessage: () => 'must not contain NUL characters or unpaired surrogates',
       },
     },

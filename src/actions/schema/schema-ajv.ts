@@ -12,6 +12,18 @@ export type Dialect = '2020-12' | 'draft-07';
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 
+/** The meta-schemas' ids as Ajv knows them; `$schema` may name them with either scheme, with or without `#`. */
+const CANONICAL: Record<Dialect, string> = { '2020-12': 'https://json-schema.org/draft/2020-12/schema', 'draft-07': 'http://json-schema.org/draft-07/schema#' };
+
+/**
+ * `schema` as Ajv reads it: its `$schema` the id Ajv has for that dialect (`https://json-schema.org/draft-07/schema`
+ * is the same draft as `http://json-schema.org/draft-07/schema#`, but Ajv looks meta-schemas up by exact id). The
+ * stored schema keeps what the tenant wrote.
+ */
+export function forAjv(schema: Record<string, unknown>, dialect: Dialect): Record<string, unknown> {
+  return schema.$schema === undefined || schema.$schema === CANONICAL[dialect] ? schema : { ...schema, $schema: CANONICAL[dialect] };
+}
+
 /** The contract's dialects: draft 2020-12 by default, draft-07 when `$schema` says so; undefined for any other. */
 export function dialectOf(declared: unknown): Dialect | undefined {
   if (declared === undefined) return '2020-12';
@@ -87,7 +99,11 @@ export function metaSchemaProblem(dialect: Dialect, schema: object): string | un
     ajv = withLinearKeywords(dialect === '2020-12' ? new Ajv2020(options) : new Ajv(options));
     metaAjvs.set(dialect, ajv);
   }
-  return ajv.validateSchema(schema) ? undefined : `schema is invalid: ${ajv.errorsText(ajv.errors)}`;
+  try {
+    return ajv.validateSchema(schema) ? undefined : `schema is invalid: ${ajv.errorsText(ajv.errors)}`;
+  } catch (error) {
+    return (error as Error).message; // a `$schema` Ajv has no meta-schema for, say: the tenant's problem, a 400
+  }
 }
 
 function withLinearKeywords<T extends Ajv>(ajv: T): T {

@@ -1,5 +1,6 @@
 import { UnsupportedPatternError, regexpWeight } from './linear-regexp';
 import { dialectOf, linearPattern, PatternCache } from './schema-ajv';
+import { isStorableText } from '../../common/text.validators';
 import { FORMATS_WITHOUT_LINEAR_CHECK, linearFormats } from './schema-formats';
 
 export const MAX_SCHEMA_DEPTH = 64;
@@ -58,6 +59,8 @@ export function analyzeSchema(schema: Record<string, unknown>, patterns: Pattern
   const size = sizeOf(schema, MAX_SCHEMA_NODES + 1);
   if (size.nodes > MAX_SCHEMA_NODES) return { kind: 'refused', problem: `has more than ${MAX_SCHEMA_NODES} values` };
   if (size.text > MAX_SCHEMA_TEXT) return { kind: 'refused', problem: `has more than ${MAX_SCHEMA_TEXT} characters of keys and strings` };
+  // The schema is stored as PostgreSQL json, which can hold neither (a 500 from the database, before).
+  if (size.unstorable) return { kind: 'refused', problem: 'must not contain NUL characters or unpaired surrogates (in a key or a string)' };
   if ('type' in schema && schema.type !== 'object') return { kind: 'refused', problem: 'type must be "object"' };
   if (!dialectOf(schema.$schema)) return { kind: 'refused', problem: 'unsupported $schema (use draft 2020-12 or draft-07)' };
   const isolating = isolatingFeature(schema);
@@ -127,22 +130,34 @@ function depthOf(value: unknown, limit: number, budget: number): number {
   return deepest;
 }
 
-/** How many values `value` holds and how many characters its strings (keys included) have, up to `limit` values. */
-function sizeOf(value: unknown, limit: number): { nodes: number; text: number } {
+/**
+ * How many values `value` holds and how many characters its strings (keys included) have, up to `limit` values;
+ * and whether any of those strings could not be stored (isStorableText).
+ */
+function sizeOf(value: unknown, limit: number): { nodes: number; text: number; unstorable: boolean } {
   let nodes = 1;
   let text = 0;
+  let unstorable = false;
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const next = pending.pop();
-    if (typeof next === 'string') text += next.length;
+    if (typeof next === 'string') {
+      text += next.length;
+      unstorable ||= !isStorableText(next);
+    }
     if (next === null || typeof next !== 'object') continue;
     const keys = Array.isArray(next) ? undefined : Object.keys(next);
     nodes += keys ? keys.length : (next as unknown[]).length; // counted before anything is copied
-    if (nodes > limit) return { nodes, text };
-    if (keys) for (const key of keys) text += key.length;
+    if (nodes > limit) return { nodes, text, unstorable };
+    if (keys) {
+      for (const key of keys) {
+        text += key.length;
+        unstorable ||= !isStorableText(key);
+      }
+    }
     for (const item of Array.isArray(next) ? next : Object.values(next)) pending.push(item);
   }
-  return { nodes, text };
+  return { nodes, text, unstorable };
 }
 
 /**

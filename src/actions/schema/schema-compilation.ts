@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { UnsupportedPatternError } from './linear-regexp';
-import { dialectOf, metaSchemaProblem, PatternCache, privateAjv, regExpEngine } from './schema-ajv';
+import { dialectOf, forAjv, metaSchemaProblem, PatternCache, privateAjv, regExpEngine } from './schema-ajv';
 
 export type Compilation = { ok: true; validate: ValidateFunction } | { ok: false; problem: string };
 
@@ -13,9 +13,10 @@ export type ParameterError = Pick<ErrorObject, 'instancePath' | 'message'>;
  * `nativeFallback` (the worker only), patterns RE2 cannot run use ECMAScript's engine instead of failing with
  * UnsupportedPatternError.
  */
-export function compileSchema(schema: Record<string, unknown>, patterns: PatternCache, nativeFallback: boolean): Compilation {
-  const dialect = dialectOf(schema.$schema);
+export function compileSchema(tenantSchema: Record<string, unknown>, patterns: PatternCache, nativeFallback: boolean): Compilation {
+  const dialect = dialectOf(tenantSchema.$schema);
   if (!dialect) return { ok: false, problem: 'unsupported $schema (use draft 2020-12 or draft-07)' };
+  const schema = forAjv(tenantSchema, dialect);
   const invalid = metaSchemaProblem(dialect, schema);
   if (invalid) return { ok: false, problem: `is not a valid JSON Schema: ${invalid}` };
   try {
