@@ -91,6 +91,30 @@ describe('console sessions and portal links (issue 13)', () => {
   });
 
   describe('the management API with a session cookie', () => {
+    it('ends the session whose cookie a new sign-in or redemption replaces (the browser can no longer use it)', async () => {
+      const first = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      const again = await call(testApp.baseUrl, 'POST', '/api/v1/admin/session', {
+        body: { admin_api_key: testApp.config.adminApiKey },
+        headers: { cookie: `agw_console_session=${first.cookie}` },
+      });
+      expect(again.status).toBe(200);
+      const second = sessionCookieOf(again)!;
+      const tenants = (cookie: string) => call(testApp.baseUrl, 'GET', '/api/v1/admin/tenants', { headers: { cookie: `agw_console_session=${cookie}` } });
+      expect((await tenants(first.cookie)).status).toBe(401);
+      expect((await tenants(second)).status).toBe(200);
+
+      const { tenantId } = await createTenant(testApp);
+      const link = (await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`)).body.portal_link;
+      const redeemed = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: link.token }, headers: { cookie: `agw_console_session=${second}` } });
+      expect(redeemed.status).toBe(200);
+      expect((await tenants(second)).status).toBe(401);
+      // A wrong key replaces nothing: the session stays.
+      const third = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      const refused = await call(testApp.baseUrl, 'POST', '/api/v1/admin/session', { body: { admin_api_key: 'wrong' }, headers: { cookie: `agw_console_session=${third.cookie}` } });
+      expect(refused.status).toBe(401);
+      expect((await tenants(third.cookie)).status).toBe(200);
+    });
+
     it('lets an operator session read, and change only with the CSRF token in X-CSRF-Token', async () => {
       const session = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
       expect((await withSession(testApp.baseUrl, session, 'GET', '/tenants', undefined, null)).status).toBe(200);

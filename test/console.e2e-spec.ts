@@ -600,6 +600,64 @@ describe('Gateway Management console (in a browser)', () => {
     }
   });
 
+  it('catches up when another tab signs in again: the refused change says so, and the next one goes through', async () => {
+    const fresh = await createTenant(testApp);
+    await page.goto(console$(`/tenants/${fresh.tenantId}/api-tokens`));
+    await visible(page.getByRole('heading', { name: 'API tokens', level: 2 }));
+    // Another tab of the same browser signs in: the cookie is a new session, whose CSRF token this page lacks.
+    const other = await operator.newPage();
+    try {
+      const key = JSON.stringify(testApp.config.adminApiKey);
+      await other.goto(console$('/tenants'));
+      const status = await other.evaluate(
+        `fetch('/api/v1/admin/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ admin_api_key: ${key} }) }).then((r) => r.status)`,
+      );
+      expect(status).toBe(200);
+    } finally {
+      await other.close();
+    }
+    await page.getByLabel('Token name').fill('after another tab');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await hasText(page.getByRole('alert'), 'This browser signed in again in another tab');
+    expect((await admin(testApp, 'GET', `/tenants/${fresh.tenantId}/api-tokens`)).body.api_tokens).toHaveLength(1); // nothing created
+    await page.getByLabel('Token name').fill('after another tab');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await hasText(page.getByTestId('secret-once'), "Copy it now: you won't see it again.");
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await hasCount(page.getByTestId('api-token-row').filter({ hasText: 'after another tab' }), 1);
+    expectOnlyRefusals(errors, 403);
+  });
+
+  it('keeps the tenant page when a reload fails, says why, and enables a tenant only when the service agrees', async () => {
+    const fresh = await createTenant(testApp);
+    const disabled = await admin(testApp, 'PATCH', `/tenants/${fresh.tenantId}`, { status: 'disabled' });
+    expect(disabled.status).toBe(200);
+    await page.goto(console$(`/tenants/${fresh.tenantId}/settings`));
+    await visible(page.getByRole('button', { name: 'Enable tenant' }));
+    const unavailable = { status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service unavailable' }) };
+    await page.route(`**/api/v1/admin/tenants/${fresh.tenantId}`, (route) => (route.request().method() === 'PATCH' ? route.fulfill(unavailable) : route.fallback()));
+    try {
+      await page.getByRole('button', { name: 'Enable tenant' }).click();
+      await hasText(page.getByRole('alert'), 'Service unavailable');
+      await visible(page.getByRole('button', { name: 'Enable tenant' }));
+      expect((await admin(testApp, 'GET', `/tenants/${fresh.tenantId}`)).body.tenant.status).toBe('disabled');
+    } finally {
+      await page.unroute(`**/api/v1/admin/tenants/${fresh.tenantId}`);
+    }
+    // The PATCH succeeds, the reload of the tenant that follows fails: the page stays, the error above it.
+    await page.route(`**/api/v1/admin/tenants/${fresh.tenantId}`, (route) => (route.request().method() === 'GET' ? route.fulfill(unavailable) : route.fallback()));
+    try {
+      await page.getByRole('button', { name: 'Enable tenant' }).click();
+      await eventually(async () => expect((await admin(testApp, 'GET', `/tenants/${fresh.tenantId}`)).body.tenant.status).toBe('active'));
+      await hasText(page.getByRole('alert').first(), 'Service unavailable');
+      await visible(page.getByRole('heading', { name: disabled.body.tenant.name, level: 1 }));
+      await visible(page.getByRole('link', { name: 'API tokens' }));
+      expectOnlyRefusals(errors, 503);
+    } finally {
+      await page.unroute(`**/api/v1/admin/tenants/${fresh.tenantId}`);
+    }
+  });
+
   it('stays signed in, and says so, when signing out fails', async () => {
     await page.goto(console$('/tenants'));
     await visible(page.getByRole('heading', { name: 'Tenants', level: 1 }));
@@ -630,6 +688,15 @@ describe('Gateway Management console (in a browser)', () => {
     await visible(page.getByRole('heading', { name: 'Sign in to Gateway Management' }));
     const sessions = await testApp.app.get(DataSource).query('SELECT count(*)::int AS n FROM console_sessions WHERE kind = $1 AND tenant_id IS NULL', ['operator']);
     expect(sessions[0].n).toBe(0);
+
+    // Signing in from a page that needs a session goes back to that page.
+    const deep = `/tenants/${state.tenantId}/hmac-keys`;
+    await page.goto(console$(deep));
+    await visible(page.getByRole('heading', { name: 'Sign in to Gateway Management' }));
+    await page.getByLabel(/^Admin API key/).fill(testApp.config.adminApiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByRole('heading', { name: 'HMAC keys', level: 2 }));
+    expect(page.url()).toBe(`${testApp.baseUrl}/console${deep}`);
   });
 
   /** A bearer token of the tenant, as the platform would hold one. */

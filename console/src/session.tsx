@@ -1,5 +1,5 @@
 import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { api, ApiError, setCsrfToken, whenSessionEnds } from './api/client';
+import { api, ApiError, setCsrfToken, whenCsrfRefused, whenSessionEnds } from './api/client';
 import type { Session } from './api/types';
 
 export type SessionState =
@@ -53,6 +53,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => whenSessionEnds(undefined);
   }, []);
 
+  useEffect(() => {
+    whenCsrfRefused(async () => {
+      const { session } = await api<{ session: Session | null }>('GET', '/session', undefined, { signingIn: true });
+      if (session) enter(session);
+      else {
+        decided.current = true;
+        setCsrfToken(undefined);
+        setState({ status: 'signed-out', ended: 'expired' });
+      }
+    });
+    return () => whenCsrfRefused(undefined);
+  }, [enter]);
+
   const value = useMemo<SessionContextValue>(
     () => ({
       state,
@@ -68,10 +81,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // cookie valid, and the next person at this browser would be signed in. The caller shows the error.
       signOut: async () => {
         const wasTenant = state.status === 'signed-in' && state.session.kind === 'tenant';
+        const end = () => api('DELETE', '/session', undefined, { signingIn: true });
         try {
-          await api('DELETE', '/session', undefined, { signingIn: true });
+          await end();
         } catch (error) {
-          if (!(error instanceof ApiError && error.status === 401)) throw error;
+          if (!(error instanceof ApiError && (error.status === 401 || error.status === 403))) throw error;
+          if (error.status === 403) {
+            // The cookie is another tab's newer session (its CSRF token is not ours): signing out means that one.
+            const { session } = await api<{ session: Session | null }>('GET', '/session', undefined, { signingIn: true });
+            if (session) {
+              setCsrfToken(session.csrf_token);
+              await end();
+            }
+          }
         }
         decided.current = true;
         setCsrfToken(undefined);

@@ -32,8 +32,8 @@ export class ConsoleSessionController {
   @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
   @ApiErrors(400, 413, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Wrong key', example: { error: 'Invalid admin API key' } })
-  async signIn(@Body() body: SignInRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
-    return this.open(await this.sessions.signIn(body.admin_api_key), reply);
+  async signIn(@Body() body: SignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
+    return this.open(await this.sessions.signIn(body.admin_api_key), request, reply);
   }
 
   @Post('portal-links/redeem')
@@ -43,8 +43,8 @@ export class ConsoleSessionController {
   @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
   @ApiErrors(400, 413, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Unknown, used or expired link, or a disabled tenant', example: { error: 'Invalid portal link' } })
-  async redeem(@Body() body: RedeemPortalLinkRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
-    return this.open(await this.sessions.redeemPortalLink(body.token), reply);
+  async redeem(@Body() body: RedeemPortalLinkRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
+    return this.open(await this.sessions.redeemPortalLink(body.token), request, reply);
   }
 
   @Get('session')
@@ -73,7 +73,13 @@ export class ConsoleSessionController {
     clearSessionCookie(reply, this.config.production);
   }
 
-  private open(opened: OpenedSession, reply: FastifyReply): SessionResponse {
+  /**
+   * Sets the new session's cookie. The browser can hold one: a session whose cookie this replaces could never be
+   * used again, nor signed out of, so it ends now rather than lingering until it expires.
+   */
+  private async open(opened: OpenedSession, request: FastifyRequest, reply: FastifyReply): Promise<SessionResponse> {
+    const replaced = readSessionCookie(request);
+    if (replaced) await this.sessions.end(replaced);
     setSessionCookie(reply, opened.secret, new Date(opened.session.expires_at), this.config.production);
     reply.header('cache-control', 'no-store');
     return { session: opened.session };

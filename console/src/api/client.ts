@@ -19,6 +19,8 @@ export class ApiError extends Error {
 
 let csrfToken: string | undefined;
 let onSessionEnded: (() => void) | undefined;
+let onCsrfRefused: (() => Promise<void>) | undefined;
+const CSRF_REFUSED = 'Missing or invalid CSRF token';
 
 /** The CSRF token of the current session (kept in memory only; GET /session gives it again after a reload). */
 export function setCsrfToken(token: string | undefined): void {
@@ -28,6 +30,14 @@ export function setCsrfToken(token: string | undefined): void {
 /** Called when the service answers 401 to a signed-in request: the session expired or was ended elsewhere. */
 export function whenSessionEnds(handler: (() => void) | undefined): void {
   onSessionEnded = handler;
+}
+
+/**
+ * Called when the service refuses this page's CSRF token: the cookie belongs to another session now (this browser
+ * signed in again, or opened a portal link, in another tab). The handler reads the current session again.
+ */
+export function whenCsrfRefused(handler: (() => Promise<void>) | undefined): void {
+  onCsrfRefused = handler;
 }
 
 export async function api<T>(method: string, path: string, body?: unknown, options: { signingIn?: boolean } = {}): Promise<T> {
@@ -50,6 +60,11 @@ export async function api<T>(method: string, path: string, body?: unknown, optio
   const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok) {
     if (response.status === 401 && !options.signingIn) onSessionEnded?.();
+    if (response.status === 403 && data.error === CSRF_REFUSED && !options.signingIn && onCsrfRefused) {
+      // Not retried here: the request was meant for the session this page knew, which may not be the new one.
+      await onCsrfRefused().catch(() => undefined);
+      throw new ApiError(403, 'This browser signed in again in another tab', 'this page now uses that session: check it and try again');
+    }
     // A proxy's HTML page over HTTP/2 has neither an error body nor a status text.
     throw new ApiError(response.status, String(data.error ?? (response.statusText || `The service answered ${response.status}`)), data.details as string | undefined);
   }

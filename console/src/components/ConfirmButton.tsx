@@ -34,7 +34,16 @@ export function ConfirmButton({ title, message, confirmLabel, onConfirm, childre
 
   return (
     <>
-      <Button color="red" variant="outline" size="xs" {...button} onClick={open}>
+      <Button
+        color="red"
+        variant="outline"
+        size="xs"
+        {...button}
+        onClick={() => {
+          setError(undefined); // the last attempt's refusal is not this one's
+          open();
+        }}
+      >
         {children}
       </Button>
       <Modal opened={opened} onClose={close} title={title} centered>

@@ -16,13 +16,14 @@ export function ActionLayout() {
   const actionBase = `${tenantContext.base}/actions/${seg(actionName)}`;
   const action = useApi<{ action: Action }>(actionBase);
 
-  if (action.error) return <ErrorAlert error={action.error} />;
+  if (action.error && !action.data) return <ErrorAlert error={action.error} />;
   if (!action.data) return <Loader aria-label="Loading the action" />;
 
   const context: ActionContext = { ...tenantContext, action: action.data.action, actionBase, reloadAction: action.reload };
   const here = location.pathname.slice(location.pathname.indexOf(actionBase) + actionBase.length);
   return (
     <Stack gap="md">
+      <ErrorAlert error={action.error} />
       <nav aria-label="Breadcrumb">
         <Breadcrumbs>
           <Anchor component={Link} to={`${tenantContext.base}/actions`}>

@@ -1,7 +1,7 @@
 import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Logo } from '../components/Logo';
 import { useSession } from '../session';
@@ -9,14 +9,15 @@ import { useSession } from '../session';
 /** Operators sign in with the ADMIN_API_KEY; the service turns it into a session cookie. */
 export function SignInPage() {
   const { state, signIn } = useSession();
-  const navigate = useNavigate();
   const location = useLocation();
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [operatorForm, setOperatorForm] = useState(false);
 
-  if (state.status === 'signed-in') return <Navigate to="/" replace />;
+  // Back to the page that sent here once signed in (rendered, not navigated to from submit: the two would race).
+  const from = (location.state as { from?: string } | null)?.from;
+  if (state.status === 'signed-in') return <Navigate to={from && from !== '/sign-in' ? from : '/'} replace />;
   const ended = state.status === 'signed-out' ? state.ended : undefined;
   const wasTenant = state.status === 'signed-out' && state.wasTenant;
 
@@ -26,9 +27,6 @@ export function SignInPage() {
     setError(undefined);
     try {
       await signIn(key);
-      setKey('');
-      const from = (location.state as { from?: string } | null)?.from;
-      navigate(from && from !== '/sign-in' ? from : '/', { replace: true });
     } catch (caught) {
       setError(caught);
     } finally {

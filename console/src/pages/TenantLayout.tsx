@@ -20,7 +20,8 @@ export function TenantLayout() {
   const base = `/tenants/${seg(tenantId)}`;
   const tenant = useApi<{ tenant: Tenant }>(base);
 
-  if (tenant.error) return <ErrorAlert error={tenant.error} />;
+  // A failed reload (after a rename, say) keeps the page it had, with the error above it.
+  if (tenant.error && !tenant.data) return <ErrorAlert error={tenant.error} />;
   if (!tenant.data) return <Loader aria-label="Loading the tenant" />;
 
   const section = SECTIONS.find((name) => location.pathname.includes(`${base}/${name}`)) ?? 'actions';
@@ -29,6 +30,7 @@ export function TenantLayout() {
 
   return (
     <Stack gap="md">
+      <ErrorAlert error={tenant.error} />
       {operator && (
         <nav aria-label="Breadcrumb">
           <Breadcrumbs>

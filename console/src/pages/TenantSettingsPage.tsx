@@ -45,15 +45,7 @@ export function TenantSettingsPage() {
                 Disable tenant
               </ConfirmButton>
             ) : (
-              <Button
-                size="sm"
-                onClick={async () => {
-                  await patch(base, { status: 'active' });
-                  await reloadTenant();
-                }}
-              >
-                Enable tenant
-              </Button>
+              <EnableButton base={base} onEnabled={reloadTenant} />
             )}
           </Group>
         </Stack>
@@ -154,5 +146,35 @@ function PortalLinkCard({ base, disabled }: { base: string; disabled: boolean })
         </Group>
       </Stack>
     </Paper>
+  );
+}
+
+/** Enabling asks nothing first (it takes nothing away), but says so when the service refuses. */
+function EnableButton({ base, onEnabled }: { base: string; onEnabled: () => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const enable = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await patch(base, { status: 'active' });
+      await onEnabled();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Stack gap="xs">
+      <ErrorAlert error={error} />
+      <div>
+        <Button size="sm" onClick={() => void enable()} loading={busy}>
+          Enable tenant
+        </Button>
+      </div>
+    </Stack>
   );
 }
