@@ -658,6 +658,54 @@ describe('Gateway Management console (in a browser)', () => {
     }
   });
 
+  it('keeps Cancel off while the registration test runs, and does not pull back someone who went elsewhere', async () => {
+    const fresh = await createTenant(testApp);
+    let answer: (() => void) | undefined;
+    const slow = await Receiver.start((_, response) => {
+      answer = () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    try {
+      await page.goto(console$(`/tenants/${fresh.tenantId}/actions/new-action`));
+      await page.getByLabel('Name').fill('slow_to_test');
+      await page.getByLabel('Description').fill('Its receiver takes its time');
+      await page.getByLabel('Webhook URL').fill(slow.url('/hook'));
+      await page.getByLabel('JSON Schema of the parameters').fill('{"type":"object"}');
+      await visible(page.getByText('Valid JSON Schema'));
+      await page.getByRole('button', { name: 'Register action' }).click();
+      await eventually(async () => expect(answer).toBeDefined()); // the registration test is at the receiver
+      expect(await page.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+
+      await page.getByRole('link', { name: 'API tokens' }).click(); // the user goes elsewhere meanwhile
+      await visible(page.getByRole('heading', { name: 'API tokens', level: 2 }));
+      answer!();
+      await eventually(async () => expect((await gateway(testApp, 'GET', '/actions/slow_to_test', { token: fresh.jwt })).status).toBe(200));
+      await visible(page.getByText('slow_to_test: the webhook passed the registration test'));
+      expect(new URL(page.url()).pathname).toBe(`/console/tenants/${fresh.tenantId}/api-tokens`);
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('offers another try when redeeming a portal link failed without using it up', async () => {
+    const link = (await admin(testApp, 'POST', `/tenants/${state.tenantId}/portal-links`)).body.portal_link;
+    const developer = await person();
+    try {
+      let refused = 0;
+      await developer.page.route('**/api/v1/admin/portal-links/redeem', (route) =>
+        refused++ === 0 ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service unavailable' }) }) : route.fallback(),
+      );
+      await developer.page.goto(link.url);
+      await hasText(developer.page.getByRole('alert'), 'The portal could not be opened');
+      await visible(developer.page.getByText('The link has not been used yet: try again in a moment.'));
+      expect(developer.page.url()).not.toContain('agwp_');
+      await developer.page.getByRole('button', { name: 'Try again' }).click();
+      await visible(developer.page.getByRole('heading', { name: state.tenantName, level: 1 }));
+      expectOnlyRefusals(developer.errors, 503);
+    } finally {
+      await developer.context.close();
+    }
+  });
+
   it('stays signed in, and says so, when signing out fails', async () => {
     await page.goto(console$('/tenants'));
     await visible(page.getByRole('heading', { name: 'Tenants', level: 1 }));

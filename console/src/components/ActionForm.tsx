@@ -81,7 +81,8 @@ export function ActionForm({ action, submitLabel, onSubmit, onCancel }: { action
           <SchemaEditor value={schemaText} onChange={setSchemaText} onProblems={onProblems} />
           <ErrorAlert error={error} title="The service refused this action" />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onCancel}>
+            {/* Leaving would not stop the registration test under way; the action is registered if it passes. */}
+            <Button variant="default" onClick={onCancel} disabled={busy}>
               Cancel
             </Button>
             <Button type="submit" loading={busy} disabled={schemaProblemCount > 0 || !!nameProblem}>

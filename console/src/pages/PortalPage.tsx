@@ -1,6 +1,7 @@
-import { Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { ApiError } from '../api/client';
 import type { Session } from '../api/types';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useSession } from '../session';
@@ -19,17 +20,23 @@ export function PortalPage() {
   const [error, setError] = useState<unknown>();
   // Read once: the address loses its fragment right after.
   const [token] = useState(() => new URLSearchParams(window.location.hash.slice(1)).get('token'));
+  // Another attempt after a failure that left the link unused (the service unreachable, busy or rate-limiting).
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname);
     if (!token) return;
-    let redemption = redemptions.get(token);
+    const key = `${attempt}:${token}`;
+    let redemption = redemptions.get(key);
     if (!redemption) {
       redemption = redeemPortalLink(token);
-      redemptions.set(token, redemption);
+      redemptions.set(key, redemption);
     }
     redemption.then((session) => navigate(`/tenants/${session.tenant_id}`, { replace: true })).catch(setError);
-  }, [token, navigate, redeemPortalLink]);
+  }, [token, attempt, navigate, redeemPortalLink]);
+
+  // 401: used, expired, unknown or its tenant disabled. Anything else did not use the link up.
+  const unused = token && error !== undefined && !(error instanceof ApiError && error.status === 401);
 
   return (
     <Center mih="100vh" p="md" component="main">
@@ -40,8 +47,24 @@ export function PortalPage() {
           </Title>
           {error || !token ? (
             <>
-              <ErrorAlert error={error ?? new Error('This address has no portal link token.')} title="This portal link cannot be used" />
-              <Text size="sm">Portal links work once and only for a few minutes. Ask your platform for a new one.</Text>
+              <ErrorAlert error={error ?? new Error('This address has no portal link token.')} title={unused ? 'The portal could not be opened' : 'This portal link cannot be used'} />
+              {unused ? (
+                <>
+                  <Text size="sm">The link has not been used yet: try again in a moment.</Text>
+                  <div>
+                    <Button
+                      onClick={() => {
+                        setError(undefined);
+                        setAttempt((previous) => previous + 1);
+                      }}
+                    >
+                      Try again
+                    </Button>
+                  </div>
+                </>
+              ) : (
+                <Text size="sm">Portal links work once and only for a few minutes. Ask your platform for a new one.</Text>
+              )}
             </>
           ) : (
             <Loader aria-label="Signing in" />
