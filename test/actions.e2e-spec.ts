@@ -172,6 +172,7 @@ describe('actions (spec 4, contract "Actions")', () => {
       [{ json_schema: { type: 'object', required: 'a' } }, 'json_schema: is not a valid JSON Schema'],
       [{ json_schema: { $schema: 'http://json-schema.org/draft-04/schema#' } }, 'json_schema: unsupported $schema'],
       [{ json_schema: { $ref: 'https://example.com/schema.json' } }, 'json_schema: is not a valid JSON Schema'],
+      [{ json_schema: { type: 'object', properties: { a: { nullable: true } } } }, 'json_schema: is not a valid JSON Schema: "nullable" cannot be used without "type"'],
       [{ json_schema: { type: 'object', description: 'a\u0000b' } }, 'json_schema: must not contain NUL characters or unpaired surrogates'],
       [{ json_schema: { type: 'object', properties: { ['lone \ud800']: {} } } }, 'json_schema: must not contain NUL characters or unpaired surrogates'],
       [{ json_schema: { type: 'object', enum: [{ x: 'tail \udc00' }] } }, 'json_schema: must not contain NUL characters or unpaired surrogates'],
@@ -245,6 +246,15 @@ describe('actions (spec 4, contract "Actions")', () => {
         const updated = await gateway(testApp, 'PUT', `/actions/${created.body.action.name}`, { token: tenant.jwt, body: { json_schema: { $schema: 'https://json-schema.org/draft-07/schema', type: 'object' } } });
         expect([$schema, updated.status, updated.body.action?.json_schema]).toEqual([$schema, 200, { $schema: 'https://json-schema.org/draft-07/schema', type: 'object' }]);
       }
+    });
+
+    it('reads nullable as Ajv does: beside a type it admits null (docs/decisions.md)', async () => {
+      const json_schema = { type: 'object', properties: { note: { type: 'string', nullable: true } }, required: ['note'] };
+      const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url(), { json_schema }) });
+      expect(created.status).toBe(201);
+      const run = (note: unknown) => gateway(testApp, 'POST', `/actions/${created.body.action.name}/execute`, { token: tenant.jwt, body: { parameters: { note } } });
+      expect((await run(null)).status).toBe(200);
+      expect((await run(3)).status).toBe(400);
     });
 
     it('refuses a json_schema holding NUL or a lone surrogate on PUT too, and keeps the stored one', async () => {
