@@ -388,6 +388,29 @@ describe('Gateway Management console (in a browser)', () => {
     receiver.behaviour = ok;
   });
 
+  it('shows a loader, not the other filter\'s rows, until a new filter\'s first answer arrives', async () => {
+    await page.goto(console$(`/tenants/${state.tenantId}/actions/${state.actionName}/executions`));
+    await visible(page.getByTestId('execution-row'));
+    const failedOnly = (url: URL) => url.pathname.endsWith('/executions') && url.searchParams.get('status') === 'failed';
+    let release: (() => Promise<void>) | undefined;
+    await page.route(failedOnly, async (route) => {
+      if (release) return route.fallback(); // only the first read is held; polls after it go through
+      const response = await route.fetch();
+      release = () => route.fulfill({ response });
+    });
+    try {
+      await page.getByText('Failed', { exact: true }).click();
+      await visible(page.getByLabel('Loading executions'));
+      expect(await page.getByTestId('execution-row').count()).toBe(0);
+      await eventually(async () => expect(release).toBeDefined());
+      await release!();
+      await hasCount(page.locator('[data-testid="execution-row"][data-status="failed"]'), 1);
+      await hasCount(page.getByLabel('Loading executions'), 0);
+    } finally {
+      await page.unroute(failedOnly);
+    }
+  });
+
   it('makes a portal link that opens a session scoped to the tenant, once, leaving no secret in the address', async () => {
     await page.goto(console$(`/tenants/${state.tenantId}/settings`));
     await page.getByRole('button', { name: 'Create portal link' }).click();

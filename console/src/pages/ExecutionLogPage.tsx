@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Code, Group, Loader, Paper, SegmentedControl, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconHistory, IconRefresh } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
@@ -56,6 +56,8 @@ export function ExecutionLogPage() {
         />
       </Group>
       <ErrorAlert error={log.error} />
+      {/* A new filter's first answer: the old filter's rows are not shown meanwhile (useApi drops them). */}
+      {log.loading && <Loader size="sm" aria-label="Loading executions" />}
       {log.data && log.data.executions.length === 0 && (
         <EmptyState icon={<IconHistory />} title={filter === 'all' ? 'No executions yet' : `No ${filter} executions`}>
           <Text ta="center">
