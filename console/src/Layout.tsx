@@ -1,7 +1,7 @@
 import { Anchor, AppShell, Badge, Button, Center, Container, Group, Loader, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
 import { IconLogout } from '@tabler/icons-react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
+import { useSend } from './api/use-send';
 import { useSession } from './session';
 import { ErrorAlert } from './components/ErrorAlert';
 import { Logo } from './components/Logo';
@@ -10,19 +10,7 @@ import { Logo } from './components/Logo';
 export function Layout() {
   const { state, signOut, check } = useSession();
   const location = useLocation();
-  const [signingOut, setSigningOut] = useState(false);
-  const [signOutError, setSignOutError] = useState<unknown>();
-
-  const leave = async () => {
-    setSigningOut(true);
-    setSignOutError(undefined);
-    try {
-      await signOut();
-    } catch (error) {
-      setSignOutError(error);
-      setSigningOut(false);
-    }
-  };
+  const leave = useSend(signOut);
 
   if (state.status === 'loading') {
     return (
@@ -64,7 +52,7 @@ export function Layout() {
               <Badge variant="outline" color={session.kind === 'operator' ? 'blue' : 'gray'} radius="sm" size="lg">
                 {session.kind === 'operator' ? 'Operator' : 'Tenant portal'}
               </Badge>
-              <Button variant="default" size="sm" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void leave()} loading={signingOut}>
+              <Button variant="default" size="sm" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void leave.send()} loading={leave.busy}>
                 Sign out
               </Button>
             </Group>
@@ -73,9 +61,7 @@ export function Layout() {
       </AppShell.Header>
       <AppShell.Main>
         <Container size="xl" pt="sm">
-          {signOutError !== undefined && (
-            <ErrorAlert error={signOutError} title="You are still signed in: signing out failed. Try again." />
-          )}
+          {leave.error !== undefined && <ErrorAlert error={leave.error} title="You are still signed in: signing out failed. Try again." />}
           <Outlet />
         </Container>
       </AppShell.Main>

@@ -1,6 +1,7 @@
 import { Button, Group, Paper, Stack, Textarea, TextInput } from '@mantine/core';
 import { FormEvent, useCallback, useState } from 'react';
 import type { Action } from '../api/types';
+import { useSend } from '../api/use-send';
 import { ErrorAlert } from './ErrorAlert';
 import { SchemaEditor } from './SchemaEditor';
 
@@ -24,23 +25,17 @@ export function ActionForm({ action, submitLabel, onSubmit, onCancel }: { action
   const [webhookUrl, setWebhookUrl] = useState(action?.webhook_url ?? '');
   const [schemaText, setSchemaText] = useState(JSON.stringify(action?.json_schema ?? EXAMPLE_SCHEMA, null, 2));
   const [schemaProblemCount, setSchemaProblemCount] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  // The schema text is read when sent, inside the attempt: text that is not JSON is an error shown, not thrown.
+  const { send, busy, error } = useSend(() =>
+    onSubmit({ name, description, webhook_url: webhookUrl, json_schema: JSON.parse(schemaText) as Record<string, unknown> }),
+  );
   const onProblems = useCallback((count: number) => setSchemaProblemCount(count), []);
 
   const nameProblem = !action && name !== '' && !NAME.test(name) ? 'Lowercase letters, digits and underscores only' : undefined;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onSubmit({ name, description, webhook_url: webhookUrl, json_schema: JSON.parse(schemaText) as Record<string, unknown> });
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    void send();
   };
 
   return (

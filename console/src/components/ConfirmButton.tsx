@@ -1,6 +1,7 @@
 import { Button, ButtonProps, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { ReactNode, useState } from 'react';
+import { ReactNode } from 'react';
+import { useSend } from '../api/use-send';
 import { ErrorAlert } from './ErrorAlert';
 
 interface ConfirmButtonProps extends ButtonProps {
@@ -16,21 +17,10 @@ interface ConfirmButtonProps extends ButtonProps {
 /** A button that asks first (revoke, delete, disable), and shows the service's answer if it refuses. */
 export function ConfirmButton({ title, message, confirmLabel, onConfirm, children, ...button }: ConfirmButtonProps) {
   const [opened, { open, close }] = useDisclosure(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-
-  const confirm = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onConfirm();
-      close();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { send: confirm, busy, error, clearError } = useSend(async () => {
+    await onConfirm();
+    close();
+  });
 
   return (
     <>
@@ -40,7 +30,7 @@ export function ConfirmButton({ title, message, confirmLabel, onConfirm, childre
         size="xs"
         {...button}
         onClick={() => {
-          setError(undefined); // the last attempt's refusal is not this one's
+          clearError(); // the last attempt's refusal is not this one's
           open();
         }}
       >

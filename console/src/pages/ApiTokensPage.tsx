@@ -4,6 +4,7 @@ import { FormEvent, useState } from 'react';
 import { del, post } from '../api/client';
 import type { ApiToken } from '../api/types';
 import { useApi } from '../api/use-api';
+import { useSend } from '../api/use-send';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -109,23 +110,16 @@ export function ApiTokensPage() {
 function CreateTokenForm({ path, onCreated }: { path: string; onCreated: (token: ApiToken) => void }) {
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { send, busy, error } = useSend(async () => {
+    const body = { name, ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) };
+    onCreated((await post<{ api_token: ApiToken }>(path, body)).api_token);
+    setName('');
+    setExpires('');
+  });
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const body = { name, ...(expires ? { expires_at: new Date(expires).toISOString() } : {}) };
-      onCreated((await post<{ api_token: ApiToken }>(path, body)).api_token);
-      setName('');
-      setExpires('');
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    void send();
   };
 
   return (

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { del, post } from '../api/client';
 import type { HmacKey } from '../api/types';
 import { useApi } from '../api/use-api';
+import { useSend } from '../api/use-send';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -24,24 +25,14 @@ export function HmacKeysPage() {
   const { base } = useTenant();
   const keys = useApi<{ hmac_keys: HmacKey[] }>(`${base}/hmac-keys`);
   const [created, setCreated] = useState<HmacKey>();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
   const [rotateOpened, rotate] = useDisclosure(false);
   const active = keys.data?.hmac_keys.filter((key) => !key.revoked_at) ?? [];
 
-  const createKey = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      setCreated((await post<{ hmac_key: HmacKey }>(`${base}/hmac-keys`)).hmac_key);
-      rotate.close();
-      await keys.reload();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { send: createKey, busy, error } = useSend(async () => {
+    setCreated((await post<{ hmac_key: HmacKey }>(`${base}/hmac-keys`)).hmac_key);
+    rotate.close();
+    await keys.reload();
+  });
 
   return (
     <Stack>

@@ -2,6 +2,7 @@ import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, Title 
 import { IconInfoCircle } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { useSend } from '../api/use-send';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Logo } from '../components/Logo';
 import { useSession } from '../session';
@@ -11,8 +12,7 @@ export function SignInPage() {
   const { state, signIn } = useSession();
   const location = useLocation();
   const [key, setKey] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { send, busy, error } = useSend(signIn);
   const [operatorForm, setOperatorForm] = useState(false);
 
   // Back to the page that sent here once signed in (rendered, not navigated to from submit: the two would race).
@@ -21,17 +21,9 @@ export function SignInPage() {
   const ended = state.status === 'signed-out' ? state.ended : undefined;
   const wasTenant = state.status === 'signed-out' && state.wasTenant;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await signIn(key);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    void send(key);
   };
 
   return (

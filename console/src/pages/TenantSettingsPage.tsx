@@ -1,11 +1,12 @@
 import { Button, Code, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { CodeBlock } from '../components/CodeBlock';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconLink } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
 import { Navigate } from 'react-router';
 import { patch, post } from '../api/client';
 import type { PortalLink, Tenant } from '../api/types';
+import { useSend } from '../api/use-send';
+import { CodeBlock } from '../components/CodeBlock';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Time } from '../components/Time';
@@ -56,22 +57,15 @@ export function TenantSettingsPage() {
 
 function RenameForm({ tenant, base, onSaved }: { tenant: Tenant; base: string; onSaved: () => Promise<void> }) {
   const [name, setName] = useState(tenant.name);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { send, busy, error } = useSend(async () => {
+    await patch(base, { name });
+    await onSaved();
+    notifications.show({ color: 'teal', title: 'Tenant renamed', message: name });
+  });
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await patch(base, { name });
-      await onSaved();
-      notifications.show({ color: 'teal', title: 'Tenant renamed', message: name });
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    void send();
   };
 
   return (
@@ -97,20 +91,7 @@ function RenameForm({ tenant, base, onSaved }: { tenant: Tenant; base: string; o
 
 function PortalLinkCard({ base, disabled }: { base: string; disabled: boolean }) {
   const [link, setLink] = useState<PortalLink>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-
-  const create = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      setLink((await post<{ portal_link: PortalLink }>(`${base}/portal-links`)).portal_link);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const create = useSend(async () => setLink((await post<{ portal_link: PortalLink }>(`${base}/portal-links`)).portal_link));
 
   return (
     <Paper withBorder p="lg" radius="md">
@@ -138,9 +119,9 @@ function PortalLinkCard({ base, disabled }: { base: string; disabled: boolean })
             </Group>
           </Stack>
         )}
-        <ErrorAlert error={error} />
+        <ErrorAlert error={create.error} />
         <Group>
-          <Button size="sm" variant="default" leftSection={<IconLink size={16} aria-hidden />} onClick={() => void create()} loading={busy} disabled={disabled}>
+          <Button size="sm" variant="default" leftSection={<IconLink size={16} aria-hidden />} onClick={() => void create.send()} loading={create.busy} disabled={disabled}>
             Create portal link
           </Button>
         </Group>
@@ -151,27 +132,16 @@ function PortalLinkCard({ base, disabled }: { base: string; disabled: boolean })
 
 /** Enabling asks nothing first (it takes nothing away), but says so when the service refuses. */
 function EnableButton({ base, onEnabled }: { base: string; onEnabled: () => Promise<void> }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-
-  const enable = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await patch(base, { status: 'active' });
-      await onEnabled();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const enable = useSend(async () => {
+    await patch(base, { status: 'active' });
+    await onEnabled();
+  });
 
   return (
     <Stack gap="xs">
-      <ErrorAlert error={error} />
+      <ErrorAlert error={enable.error} />
       <div>
-        <Button size="sm" onClick={() => void enable()} loading={busy}>
+        <Button size="sm" onClick={() => void enable.send()} loading={enable.busy}>
           Enable tenant
         </Button>
       </div>

@@ -6,6 +6,7 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { post } from '../api/client';
 import type { Tenant } from '../api/types';
 import { useApi } from '../api/use-api';
+import { useSend } from '../api/use-send';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { PageTitle } from '../components/PageTitle';
@@ -72,24 +73,17 @@ export function TenantsPage() {
 function CreateTenantForm({ onCreated }: { onCreated: () => void }) {
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { send, busy, error } = useSend(async () => {
+    const { tenant } = await post<{ tenant: Tenant }>('/tenants', { name });
+    notifications.show({ color: 'teal', title: 'Tenant created', message: tenant.name });
+    setName('');
+    onCreated();
+    navigate(`/tenants/${tenant.id}`);
+  });
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const { tenant } = await post<{ tenant: Tenant }>('/tenants', { name });
-      notifications.show({ color: 'teal', title: 'Tenant created', message: tenant.name });
-      setName('');
-      onCreated();
-      navigate(`/tenants/${tenant.id}`);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
+    void send();
   };
 
   return (

@@ -1,5 +1,4 @@
 import { Alert, Anchor, Badge, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { CodeBlock } from '../components/CodeBlock';
 import Form from '@rjsf/mantine';
 import type { RJSFSchema } from '@rjsf/utils';
 import { IconInfoCircle } from '@tabler/icons-react';
@@ -7,6 +6,8 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { post } from '../api/client';
 import type { Execution } from '../api/types';
+import { useSend } from '../api/use-send';
+import { CodeBlock } from '../components/CodeBlock';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { formatDuration } from '../components/format';
 import { FormValidator } from '../json-schema/form-validator';
@@ -23,23 +24,13 @@ import { useAction } from './tenant-context';
 export default function TryActionPage() {
   const { action, actionBase } = useAction();
   const [parameters, setParameters] = useState<Record<string, unknown>>({});
-  const [busy, setBusy] = useState(false);
   const [execution, setExecution] = useState<Execution>();
-  const [error, setError] = useState<unknown>();
   const validator = useMemo(() => new FormValidator(draftOf(action.json_schema) ?? '2020-12'), [action]);
 
-  const run = async (formData: Record<string, unknown>) => {
-    setBusy(true);
-    setError(undefined);
+  const { send: run, busy, error } = useSend(async (formData: Record<string, unknown>) => {
     setExecution(undefined);
-    try {
-      setExecution((await post<{ execution: Execution }>(`${actionBase}/execute`, { parameters: formData })).execution);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+    setExecution((await post<{ execution: Execution }>(`${actionBase}/execute`, { parameters: formData })).execution);
+  });
 
   return (
     <Stack>
