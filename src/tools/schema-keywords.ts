@@ -1,15 +1,13 @@
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { Dialect, dialectOf as dialectOfSchema } from '../actions/schema/schema-ajv';
 
 export type JsonObject = Record<string, unknown>;
-export type Dialect = '2020-12' | 'draft-07';
+export type { Dialect };
 
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-
-/** The dialect an action's schema is checked in (contract: draft 2020-12 unless `$schema` names draft-07). */
-export const dialectOf = (schema: JsonObject): Dialect =>
-  typeof schema.$schema === 'string' && DRAFT_07.test(schema.$schema) ? 'draft-07' : '2020-12';
+/** The dialect a stored action's schema is checked in, as the actions module reads `$schema` (it refused any other). */
+export const dialectOf = (schema: JsonObject): Dialect => dialectOfSchema(schema.$schema) ?? '2020-12';
 
 /** Keywords whose value is one subschema. */
 export const SINGLE_SCHEMA_KEYWORDS = new Set([
