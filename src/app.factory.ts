@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-parser';
@@ -81,21 +81,11 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   app.flushLogs();
   app.get(RouteTable).attach(fastify);
   registerRawBodyReader(fastify);
-  const arrivals = new WeakMap<object, number>();
-  const readModel = app.get(ReadModel);
-  const gatewayPath = `/${GATEWAY_PREFIX}/`;
   fastify.addHook('onRequest', (request, reply, done) => {
-    const arrivedAt = performance.now();
-    arrivals.set(request, arrivedAt);
-    // A bearer request reads the read model: its version read starts now, while the request is routed.
-    if (request.headers.authorization && request.url.startsWith(gatewayPath)) readModel.prefetch(arrivedAt);
     reply.header('x-request-id', request.id);
     done();
   });
-  // Guards, pipes and handlers run inside the request's read scope: the read model answers from memory only
-  // what is current as of the request's arrival (ReadModel.inSync). Entered once the body is read, since the
-  // reading does not carry the asynchronous context.
-  fastify.addHook('preHandler', (request, _reply, done) => ReadScope.run(arrivals.get(request) ?? performance.now(), done));
+  scopeReads(fastify, app.get(ReadModel));
   // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere and the
   // server's close is not held up by connections that turn idle after it began.
   app.get(Metrics).observeHttp(fastify);
@@ -109,6 +99,26 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   });
   await app.init();
   return app;
+}
+
+/**
+ * Guards, pipes and handlers run inside the request's read scope: the read model answers from memory only what
+ * is current as of the request's arrival (ReadModel.inSync), and a bearer request's version read starts as it
+ * arrives, while it is routed. The scope is entered once the body is read, since the reading does not carry the
+ * asynchronous context. Not needed on the embedded database, whose commits this process sees as they happen:
+ * there no AsyncLocalStorage is entered, and Node's promise hooks stay off.
+ */
+function scopeReads(fastify: FastifyInstance, readModel: ReadModel): void {
+  if (!readModel.needsArrivals) return;
+  const arrivals = new WeakMap<object, number>();
+  const gatewayPath = `/${GATEWAY_PREFIX}/`;
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const arrivedAt = performance.now();
+    arrivals.set(request, arrivedAt);
+    if (request.headers.authorization && request.url.startsWith(gatewayPath)) readModel.prefetch(arrivedAt);
+    done();
+  });
+  fastify.addHook('preHandler', (request, _reply, done) => ReadScope.run(arrivals.get(request) ?? performance.now(), done));
 }
 
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {

@@ -29,6 +29,17 @@ export class EmbeddedDatabaseService implements OnApplicationShutdown {
     return !this.config.databaseUrl;
   }
 
+  /**
+   * Calls `watcher` with every notification committed on `channel`, before the commit is acknowledged to
+   * anyone, when this process owns the database (EmbeddedSocketServer.watch); false otherwise (a server that
+   * other processes share), when nothing is watched.
+   */
+  watchCommits(channel: string, watcher: (payload: string) => void): boolean {
+    if (!this.embedded) return false;
+    this.embedded.watch(channel, watcher);
+    return true;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     if (!this.embedded) return;
     // The pool's connections close before the server does. Nest runs shutdown hooks by module depth, so whether

@@ -39,7 +39,7 @@ const SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
 export class EmbeddedPostgres {
   private constructor(
     private readonly db: Pick<PGlite, 'close'>,
-    private readonly server: Pick<EmbeddedSocketServer, 'stop'>,
+    private readonly server: Pick<EmbeddedSocketServer, 'stop' | 'watch'>,
     private readonly lockPath: string | undefined,
     readonly endpoint: EmbeddedEndpoint,
   ) {}
@@ -76,6 +76,11 @@ export class EmbeddedPostgres {
 
   get url(): string {
     return `postgres://postgres@${this.endpoint.host}:${this.endpoint.port}/postgres`;
+  }
+
+  /** Every notification committed on `channel`, by any connection, before the commit is acknowledged. */
+  watch(channel: string, watcher: (payload: string) => void): void {
+    this.server.watch(channel, watcher);
   }
 
   async stop(): Promise<void> {

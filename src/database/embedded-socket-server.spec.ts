@@ -31,6 +31,18 @@ describe('OutputFramer (the embedded server taking notifications out of PGlite o
     }
   });
 
+  it('hands each notification to its callback as soon as it is whole, before the bytes after it pass', () => {
+    const seen: Buffer[] = [];
+    const framer = new OutputFramer((whole) => seen.push(whole));
+    const cut = output.indexOf(first) + first.length;
+    framer.push(output.subarray(0, cut - 1));
+    expect(seen).toEqual([]);
+    framer.push(output.subarray(cut - 1, cut + 1));
+    expect(seen).toEqual([first]);
+    framer.push(output.subarray(cut + 1));
+    expect(seen).toEqual([first, second]);
+  });
+
   it('hands a chunk without notifications on as it is, without copying it', () => {
     const framer = new OutputFramer();
     const chunk = Buffer.concat([dataRow, commandComplete]);

@@ -61,6 +61,7 @@ export class EmbeddedSocketServer {
   private batchOpen = false;
   private draining = false;
   private running?: Job;
+  private readonly watchers = new Map<string, Array<(payload: string) => void>>();
 
   constructor(
     private readonly db: Session,
@@ -85,6 +86,16 @@ export class EmbeddedSocketServer {
     this.connections.clear();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = undefined;
+  }
+
+  /**
+   * Calls `watcher` with the payload of every notification on `channel`, as soon as PGlite writes it: before
+   * the connection whose commit sent it has read its ReadyForQuery (PostgreSQL writes a session's own
+   * notifications before that), so before any commit is acknowledged. Every connection's statements pass
+   * through this server, so this process knows every committed notification the moment it exists.
+   */
+  watch(channel: string, watcher: (payload: string) => void): void {
+    this.watchers.set(channel, [...(this.watchers.get(channel) ?? []), watcher]);
   }
 
   private async accept(socket: Socket): Promise<void> {
@@ -155,7 +166,7 @@ export class EmbeddedSocketServer {
   private async run(job: Job): Promise<void> {
     const type = job.message[0];
     if (type === SIMPLE_QUERY) this.trackListen(job.handler, job.message);
-    const framer = new OutputFramer();
+    const framer = new OutputFramer((notification) => this.tellWatchers(notification));
     let bytes = 0;
     this.running = job;
     try {
@@ -192,12 +203,24 @@ export class EmbeddedSocketServer {
 
   /** A NotificationResponse (`A`, length, pid, channel, payload) to every connection listening on its channel. */
   private relay(notification: Buffer): void {
-    const end = notification.indexOf(0, 9);
-    const channel = notification.subarray(9, end).toString('utf8');
+    const channel = channelOf(notification);
     for (const { channels, socket } of this.connections.values()) {
       if (channels.has(channel) && socket.writable) socket.write(notification);
     }
   }
+
+  private tellWatchers(notification: Buffer): void {
+    const watchers = this.watchers.get(channelOf(notification));
+    if (!watchers) return;
+    const start = notification.indexOf(0, 9) + 1;
+    const payload = notification.subarray(start, notification.indexOf(0, start)).toString('utf8');
+    for (const watcher of watchers) watcher(payload);
+  }
+}
+
+/** The channel of a NotificationResponse: a C string after the type, the length and the sender's pid. */
+function channelOf(notification: Buffer): string {
+  return notification.subarray(9, notification.indexOf(0, 9)).toString('utf8');
 }
 
 function simpleQuery(sql: string): Uint8Array {
@@ -210,7 +233,8 @@ function simpleQuery(sql: string): Uint8Array {
 }
 
 /**
- * Splits one exec's output into protocol messages as it streams: NotificationResponses are kept aside, every
+ * Splits one exec's output into protocol messages as it streams: NotificationResponses are kept aside (and
+ * handed to `onNotification` the moment one is whole, before `push` returns the bytes that follow it), every
  * other byte passes through unchanged (and uncopied when a chunk holds no notification).
  */
 export class OutputFramer {
@@ -219,6 +243,8 @@ export class OutputFramer {
   private headerBytes = 0;
   private remaining = 0;
   private kept?: Buffer[];
+
+  constructor(private readonly onNotification?: (notification: Buffer) => void) {}
 
   push(chunk: Uint8Array): Uint8Array {
     const passed: Uint8Array[] = [];
@@ -257,7 +283,11 @@ export class OutputFramer {
         offset += take;
       }
       if (this.remaining === 0) {
-        if (this.kept) this.notifications.push(Buffer.concat(this.kept));
+        if (this.kept) {
+          const notification = Buffer.concat(this.kept);
+          this.notifications.push(notification);
+          this.onNotification?.(notification);
+        }
         this.kept = undefined;
         this.headerBytes = 0;
       }

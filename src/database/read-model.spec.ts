@@ -5,13 +5,20 @@ import type { Client } from 'pg';
 import { Metrics } from '../metrics/metrics';
 import { ChangeListenerConnector } from './change-listener-connector';
 import { DatabasePool } from './database-pool';
+import { EmbeddedDatabaseService } from './embedded-database.service';
 import { READ_MODEL_CHANNEL, ReadModel } from './read-model';
 import { ReadScope } from './read-scope';
 import { Snapshot } from './read-through-cache';
 
-/** The database as the read model sees it: a version counter, and a listening connection the test drives. */
+/**
+ * The database as the read model sees it: a version counter, and a listening connection the test drives.
+ * `owned`: the embedded database, whose commits the process sees as they happen (EmbeddedSocketServer.watch).
+ */
 class FakeDatabase {
   version = 0;
+  private watcher?: (payload: string) => void;
+
+  constructor(private readonly owned = false) {}
   /** Version reads issued on the pool, with when each was issued. */
   readonly versionReads: number[] = [];
   readonly listeners: FakeListener[] = [];
@@ -32,9 +39,18 @@ class FakeDatabase {
     },
   } as unknown as ChangeListenerConnector;
 
+  readonly embedded = {
+    watchCommits: (channel: string, watcher: (payload: string) => void) => {
+      expect(channel).toBe(READ_MODEL_CHANNEL);
+      if (this.owned) this.watcher = watcher;
+      return this.owned;
+    },
+  } as unknown as EmbeddedDatabaseService;
+
   /** A committed change: numbered, and announced to the listening connection unless `silent`. */
   commit(table: string, key: string | null, silent = false): number {
     this.version++;
+    this.watcher?.(JSON.stringify({ version: this.version, table, key }));
     if (!silent) this.announce({ version: this.version, table, key });
     return this.version;
   }
@@ -94,9 +110,9 @@ function table(db: FakeDatabase) {
   };
 }
 
-async function startedModel() {
-  const db = new FakeDatabase();
-  const model = new ReadModel(db.pool, db.connector, new Metrics());
+async function startedModel(owned = false) {
+  const db = new FakeDatabase(owned);
+  const model = new ReadModel(db.pool, db.connector, new Metrics(), db.embedded);
   model.onApplicationBootstrap();
   await settle();
   return { db, model };
@@ -105,7 +121,8 @@ async function startedModel() {
 describe('ReadModel', () => {
   it('serves from memory once the listener is in step with the database, and not before', async () => {
     const db = new FakeDatabase();
-    const model = new ReadModel(db.pool, db.connector, new Metrics());
+    const model = new ReadModel(db.pool, db.connector, new Metrics(), db.embedded);
+    expect(model.needsArrivals).toBe(true);
     expect(await model.inSync()).toBe(false); // not listening yet
     model.onApplicationBootstrap();
     await settle();
@@ -133,6 +150,35 @@ describe('ReadModel', () => {
     db.commit('actions', 'tenant-a', true);
     expect(await ReadScope.run(performance.now(), () => model.inSync())).toBe(false);
     expect(db.versionReads).toHaveLength(2);
+    await model.onApplicationShutdown();
+  });
+
+  it('on a database it owns, knows what is committed without a version read, and is in sync once it is announced', async () => {
+    const { db, model } = await startedModel(true);
+    expect(model.needsArrivals).toBe(false);
+    expect(await model.inSync()).toBe(true);
+    // Committed (the process saw it) but not yet announced to the listening connection: memory may be stale.
+    const version = db.commit('actions', 'tenant-a', true);
+    expect(await model.inSync()).toBe(false);
+    db.announce({ version, table: 'actions', key: 'tenant-a' });
+    expect(await model.inSync()).toBe(true);
+    model.prefetch(performance.now());
+    await settle();
+    expect(db.versionReads).toEqual([]);
+    await model.onApplicationShutdown();
+  });
+
+  it('on a database it owns, still takes a listener that stays behind for 3 s for dead', async () => {
+    const { db, model } = await startedModel(true);
+    db.commit('actions', 'a', true); // its announcement never comes
+    expect(await model.inSync()).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 3_100));
+    expect(await model.inSync()).toBe(false);
+    expect(db.listeners[0].ended).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 120)); // the reconnection's back-off
+    expect(db.listeners).toHaveLength(2);
+    expect(await model.inSync()).toBe(true);
+    expect(db.versionReads).toEqual([]);
     await model.onApplicationShutdown();
   });
 
@@ -263,6 +309,29 @@ describe('ReadThroughCache', () => {
     release();
     expect(await Promise.all([first, sameTime, later])).toEqual(['old', 'old', 'new']);
     expect(data.loads).toEqual(['k', 'k']);
+    await model.onApplicationShutdown();
+  });
+
+  it('on a database it owns, lets a request share a load only while nothing was committed since it started', async () => {
+    const { db, model } = await startedModel(true);
+    const data = table(db);
+    data.rows.set('k', 'old');
+    const cache = model.cache({ name: 'test', table: 'actions', maxSize: 10, load: data.load });
+
+    const release = data.holdLoads();
+    const first = cache.get('k');
+    await settle();
+    const second = cache.get('k'); // nothing committed since the first load started: shared
+    await settle();
+    expect(data.loads).toEqual(['k']);
+    data.rows.set('k', 'new');
+    db.commit('actions', 'k', true);
+    const later = cache.get('k'); // follows a commit: a load of its own
+    await settle();
+    release();
+    expect(await Promise.all([first, second, later])).toEqual(['old', 'old', 'new']);
+    expect(data.loads).toEqual(['k', 'k']);
+    expect(db.versionReads).toEqual([]);
     await model.onApplicationShutdown();
   });
 

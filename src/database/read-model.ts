@@ -5,6 +5,7 @@ import { Metrics } from '../metrics/metrics';
 import { ChangeListenerConnector } from './change-listener-connector';
 import { isSchemaMissing } from './database-errors';
 import { DatabasePool } from './database-pool';
+import { EmbeddedDatabaseService } from './embedded-database.service';
 import { ReadScope } from './read-scope';
 import { ChangedTable, ChangeFeed, ChangeSubscriber, ReadThroughCache, ReadThroughCacheOptions } from './read-through-cache';
 
@@ -39,6 +40,10 @@ interface VersionRead {
  *   request arrived was committed before that read, so memory already reflects it. Otherwise (an announcement
  *   still on its way, a gap, the listener down or resynchronizing) the request reads the database. Such reads
  *   are shared: one read of the version serves every request that arrived before it started.
+ * - When this process owns the database (the embedded one), every statement of every connection passes
+ *   through it, and it sees each announcement the moment PGlite writes it, before the commit is acknowledged
+ *   to anyone (EmbeddedSocketServer.watch): the newest number committed is known without asking, `committed`.
+ *   It stands in for the version read; the rest (LISTEN, the feed, gaps, reconnections) is the same code.
  * - A load keeps what it read only if it read at a version no older than `applied`: every change applied so
  *   far is in it, and every later one will be announced and drop it (`mayKeep`).
  * - A gap in the numbers or a resynchronization (after the listening connection was lost, when announcements
@@ -60,12 +65,19 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   private listenerPid?: number;
   /** Failed attempts since the listening connection was last up: only the first is worth a warning. */
   private failures = 0;
+  /** The newest number committed, when this process sees every commit (see the class comment); else undefined. */
+  private committed?: number;
 
   constructor(
     private readonly pool: DatabasePool,
     private readonly connector: ChangeListenerConnector,
     private readonly metrics: Metrics,
-  ) {}
+    embedded: EmbeddedDatabaseService,
+  ) {
+    // Watching from before the listener's first synchronization: a commit is either older than that (and
+    // included in it) or seen here. The embedded database is started by now (DatabasePool needs it).
+    if (embedded.watchCommits(READ_MODEL_CHANNEL, (payload) => this.sawCommit(payload))) this.committed = 0;
+  }
 
   onApplicationBootstrap(): void {
     void this.connect();
@@ -96,17 +108,25 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   }
 
   /**
+   * Whether requests must say when they arrived (ReadScope, prefetch): only when the version is read from a
+   * server that other processes write to as well.
+   */
+  get needsArrivals(): boolean {
+    return this.committed === undefined;
+  }
+
+  /**
    * Starts the version read a request that has just arrived will need, so that it runs while the request is
    * routed and its token verified rather than after.
    */
   prefetch(arrivedAt: number): void {
-    if (this.state === 'up') this.versionAfter(arrivedAt).catch(() => undefined);
+    if (this.state === 'up' && this.needsArrivals) this.versionAfter(arrivedAt).catch(() => undefined);
   }
 
   /** Whether the current request may be answered from memory: see the class comment. */
   async inSync(): Promise<boolean> {
     if (this.state !== 'up') return false;
-    const version = await this.versionAfter(ReadScope.startedAt() ?? performance.now());
+    const version = this.committed ?? (await this.versionAfter(ReadScope.startedAt() ?? performance.now()));
     if (this.state !== 'up') return false;
     if (this.applied >= version) {
       this.behindSince = undefined;
@@ -124,9 +144,15 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     return version >= this.applied;
   }
 
-  /** Whether a load that started at `loadStartedAt` read everything acknowledged before the current request. */
-  mayShare(loadStartedAt: number): boolean {
-    return loadStartedAt >= (ReadScope.startedAt() ?? performance.now());
+  /** Where the database stands as a load starts: the newest number committed, or the time. */
+  loadMark(): number {
+    return this.committed ?? performance.now();
+  }
+
+  /** Whether a load started at `mark` (loadMark) read everything acknowledged before the current request. */
+  mayShare(mark: number): boolean {
+    // Nothing committed since the load started; or the load started after the request arrived.
+    return this.committed !== undefined ? mark >= this.committed : mark >= (ReadScope.startedAt() ?? performance.now());
   }
 
   /** The version read by a statement that started at or after `arrivedAt`; one read serves many requests. */
@@ -200,6 +226,12 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     }
     this.reconnectTimer = setTimeout(() => void this.connect(), this.reconnectDelayMs);
     this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, RECONNECT_MAX_MS);
+  }
+
+  private sawCommit(payload: string): void {
+    const change = parseChange(payload);
+    // Unreadable: the listener will say so and forget everything; here, no number to learn.
+    if (change && this.committed !== undefined && change.version > this.committed) this.committed = change.version;
   }
 
   private receive(client: Client, message: Notification): void {

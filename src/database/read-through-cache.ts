@@ -1,5 +1,4 @@
 import { LRUCache } from 'lru-cache';
-import { performance } from 'node:perf_hooks';
 
 /** The tables whose changes are announced (migration 1763870000000-read-model-changes). */
 export type ChangedTable = 'tenants' | 'api_tokens' | 'hmac_keys' | 'actions';
@@ -17,7 +16,9 @@ export interface ChangeFeed {
   subscribe(table: ChangedTable, subscriber: ChangeSubscriber): void;
   inSync(): Promise<boolean>;
   mayKeep(version: number): boolean;
-  mayShare(loadStartedAt: number): boolean;
+  /** Where the database stands as a load starts, for mayShare. */
+  loadMark(): number;
+  mayShare(loadMark: number): boolean;
 }
 
 /** A value read from the database, with `read_model_version` as the same statement saw it. */
@@ -39,7 +40,7 @@ export interface ReadThroughCacheOptions<K extends string, V> {
 }
 
 interface Loading<V> {
-  startedAt: number;
+  mark: number;
   promise: Promise<V>;
 }
 
@@ -86,10 +87,10 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
 
   private load(key: K): Promise<V> {
     const pending = this.loading.get(key);
-    if (pending && this.feed.mayShare(pending.startedAt)) return pending.promise;
+    if (pending && this.feed.mayShare(pending.mark)) return pending.promise;
     this.options.reads.database.inc();
     const loading: Loading<V> = {
-      startedAt: performance.now(),
+      mark: this.feed.loadMark(),
       promise: this.options.load(key).then(
         ({ version, value }) => {
           if (this.loading.get(key) === loading) this.loading.delete(key);

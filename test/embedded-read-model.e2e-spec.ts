@@ -1,0 +1,77 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { call } from './support/http';
+import { runCli, ServiceProcess } from './support/process';
+import { Receiver } from './support/receiver';
+
+/**
+ * Issue 15 on the embedded database, in the built service that owns it (the tests' own apps connect to the
+ * global setup's databases, as to a server). This process sees every commit as PGlite makes it and reads no
+ * version: a change acknowledged to another connection must still be in the very next answer.
+ */
+describe('the read model on the embedded database the service owns', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agw-embedded-read-model-'));
+  const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+  let receiver: Receiver;
+  let service: ServiceProcess;
+  let url: string;
+  let database: Client;
+  let jwt: string;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    receiver = await Receiver.start();
+    service = ServiceProcess.start(env);
+    url = await service.ready(dataDir);
+    const created = JSON.parse(runCli(['bootstrap', '--tenant', 'owned'], env).stdout);
+    tenantId = created.tenant.id;
+    jwt = (await call(url, 'POST', '/api/v1/gateway/token/exchange', { body: { api_token: created.api_token.token } })).body.jwt_token;
+    // Another connection to the same database, as the command line or an operator's psql would open.
+    const endpoint = JSON.parse(readFileSync(join(dataDir, 'embedded-postgres.json'), 'utf8')) as { host: string; port: number };
+    database = new Client(`postgres://postgres@${endpoint.host}:${endpoint.port}/postgres`);
+    await database.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await database?.end();
+    await service?.stop();
+    await receiver?.stop();
+  });
+
+  const describeAction = (name: string) => call(url, 'GET', `/api/v1/gateway/actions/${name}`, { token: jwt });
+
+  async function memoryReads(cache: string): Promise<number> {
+    const text = (await call(url, 'GET', '/metrics')).text;
+    const line = text.split('\n').find((entry) => entry.startsWith(`read_model_reads_total{cache="${cache}",source="memory"}`));
+    return line ? Number(line.split(' ').pop()) : 0;
+  }
+
+  it('answers from memory, and the next request after a change acknowledged elsewhere sees it, every time', async () => {
+    const body = { name: 'watched', description: 'first', webhook_url: receiver.url(), json_schema: { type: 'object' } };
+    expect((await call(url, 'POST', '/api/v1/gateway/actions', { token: jwt, body })).status).toBe(201);
+    expect((await describeAction('watched')).body.action.description).toBe('first');
+    const before = await memoryReads('actions');
+    expect((await describeAction('watched')).body.action.description).toBe('first');
+    expect(await memoryReads('actions')).toBeGreaterThan(before);
+
+    for (let round = 0; round < 40; round++) {
+      const description = `edited by hand ${round}`;
+      await database.query('UPDATE actions SET description = $1 WHERE tenant_id = $2 AND name = $3', [description, tenantId, 'watched']);
+      const [seen, again] = [await describeAction('watched'), await describeAction('watched')];
+      expect([seen.status, seen.body.action.description, again.body.action.description]).toEqual([200, description, description]);
+    }
+    await database.query('DELETE FROM actions WHERE tenant_id = $1 AND name = $2', [tenantId, 'watched']);
+    expect((await describeAction('watched')).status).toBe(404);
+  });
+
+  it('refuses a token revoked by another connection at the next request, and a disabled tenant likewise', async () => {
+    expect((await call(url, 'GET', '/api/v1/gateway/actions', { token: jwt })).status).toBe(200);
+    await database.query(`UPDATE tenants SET status = 'disabled' WHERE id = $1`, [tenantId]);
+    expect((await call(url, 'GET', '/api/v1/gateway/actions', { token: jwt })).status).toBe(401);
+    await database.query(`UPDATE tenants SET status = 'active' WHERE id = $1`, [tenantId]);
+    expect((await call(url, 'GET', '/api/v1/gateway/actions', { token: jwt })).status).toBe(200);
+    await database.query('UPDATE api_tokens SET revoked_at = now() WHERE tenant_id = $1', [tenantId]);
+    expect(await call(url, 'GET', '/api/v1/gateway/actions', { token: jwt })).toMatchObject({ status: 401, body: { error: 'Invalid token' } });
+  });
+});
