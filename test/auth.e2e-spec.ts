@@ -151,6 +151,25 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
       await expectInvalid({ authorization: `Bearer ${expired}` });
     });
 
+    it('refuses a token that expires after it was accepted (a token verified once is remembered, its expiry is not)', async () => {
+      const shortLived = sign({}, { expiresIn: 3 }); // at least 2 s to be accepted twice
+      expect((await gateway(testApp, 'GET', '/actions', { token: shortLived })).status).toBe(200);
+      expect((await gateway(testApp, 'GET', '/actions', { token: shortLived })).status).toBe(200);
+      const { exp } = jwt.decode(shortLived) as { exp: number };
+      await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 50));
+      await expectInvalid({ authorization: `Bearer ${shortLived}` });
+    });
+
+    it('refuses a remembered token with its signature changed, and its payload re-signed with another key', async () => {
+      const token = sign({});
+      expect((await gateway(testApp, 'GET', '/actions', { token })).status).toBe(200);
+      const [header, payload, signature] = token.split('.');
+      const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
+      await expectInvalid({ authorization: `Bearer ${header}.${payload}.${flipped}` });
+      const claims = jwt.decode(token) as object;
+      await expectInvalid({ authorization: `Bearer ${jwt.sign(claims, 'another-secret-that-is-long-enough-0123456789', { algorithm: 'HS256' })}` });
+    });
+
     it.each([
       ['a wrong issuer', { issuer: 'someone-else' }],
       ['a wrong audience', { audience: 'someone-else' }],

@@ -4,7 +4,7 @@ import passport from 'passport';
 import type { Logger } from 'pino';
 import { InvalidTokenError } from '../common/common.errors';
 import { DomainError } from '../common/domain.error';
-import { JwtStrategy } from './jwt.strategy';
+import { bearerToken, JwtStrategy } from './jwt.strategy';
 import { Principal } from './principal';
 
 /**
@@ -13,7 +13,8 @@ import { Principal } from './principal';
  * backend or a test that composes a second application would have its tokens checked with the other's secret.
  * Every way a bearer token can fail is the same 401 `Invalid token`, with the challenge RFC 6750 (section 3) asks
  * of a 401: `WWW-Authenticate: Bearer realm="action-gateway"`, plus `error="invalid_token"` when a token was sent
- * (MCP clients read it too). A lost database stays a 503.
+ * (MCP clients read it too). A lost database stays a 503. A token passport-jwt verified before is not verified
+ * again (JwtStrategy.verifiedClaims, bounded): only its expiry, and its API token's and tenant's standing.
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
@@ -22,18 +23,33 @@ export class BearerAuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & { user?: Principal }>();
-    return new Promise((resolve, reject) => {
-      // passport decorates the strategy object per request, so each request gets its own derived instance.
-      const authenticate = passport.authenticate(Object.create(this.strategy), { session: false }, (error: unknown, user: Principal | false) => {
-        if (error && !(error instanceof DomainError)) return reject(error);
-        if (error || !user) return reject(challenged(request));
+    const token = bearerToken(request);
+    const claims = token === null ? undefined : this.strategy.verifiedClaims(token);
+    // A token verified before: only whether its API token and tenant still stand is asked again.
+    const principal = claims ? this.strategy.principalOf(claims) : this.authenticate(request, http.getResponse<FastifyReply>());
+    return principal.then(
+      (user) => {
         request.user = user;
         // Every later log line of this request, "request completed" included, names the tenant. The request's
         // logger is its own child already (shared with the reply): binding on it is cheaper than another child.
         (request.log as Logger).setBindings({ tenantId: user.tenantId });
-        resolve(true);
+        return true;
+      },
+      (error: unknown) => {
+        throw error instanceof DomainError ? challenged(request) : error;
+      },
+    );
+  }
+
+  private authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+    return new Promise((resolve, reject) => {
+      // passport decorates the strategy object per request, so each request gets its own derived instance.
+      const authenticate = passport.authenticate(Object.create(this.strategy), { session: false }, (error: unknown, user: Principal | false) => {
+        if (error) return reject(error);
+        if (!user) return reject(new InvalidTokenError());
+        resolve(user);
       });
-      authenticate(request, http.getResponse<FastifyReply>(), (error: unknown) => reject(error ?? challenged(request)));
+      authenticate(request, reply, (error: unknown) => reject(error ?? new InvalidTokenError()));
     });
   }
 }
