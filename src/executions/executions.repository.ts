@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, LessThan, QueryFailedError, Repository } from 'typeorm';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { asyncCommitPool } from '../database/async-commit-pool';
+import { DatabasePool } from '../database/database-pool';
 import { DatabaseSettings } from '../database/database-settings';
 import { TenantId } from '../common/tenant-id';
 import { Execution, ExecutionStatus } from './execution.entity';
@@ -26,8 +27,9 @@ export class ExecutionsRepository implements OnApplicationShutdown {
   private readonly inserts = new BatchQueue<Execution, InsertResult>((batch) => this.insertBatch(batch), MAX_BATCH);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     settings: DatabaseSettings,
+    private readonly pool: DatabasePool,
   ) {
     this.executions = dataSource.getRepository(Execution);
     this.logPool = asyncCommitPool(settings);
@@ -100,7 +102,7 @@ export class ExecutionsRepository implements OnApplicationShutdown {
       return `(${Array.from({ length: PER_ROW }, (_, column) => `$${base + column + 1}`).join(', ')})`;
     });
     const sql = `INSERT INTO executions (${COLUMNS}) VALUES ${tuples.join(', ')}`;
-    await (this.logPool ? this.logPool.query(sql, values) : this.dataSource.query(sql, values));
+    await (this.logPool ? this.logPool.query(sql, values) : this.pool.query(sql, values));
   }
 }
 
