@@ -1,5 +1,4 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
@@ -10,6 +9,7 @@ import {
 } from '@nestjs/throttler';
 import { Metrics } from '../metrics/metrics';
 import { RateLimitExceededError } from '../common/common.errors';
+import { RouteMetadataCache } from './route-metadata-cache';
 
 /** What the guard reads of a request: the tenant the bearer guard (which runs first) has set, or the address. */
 interface ThrottledRequest {
@@ -26,10 +26,10 @@ export class GatewayThrottlerGuard extends ThrottlerGuard {
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
-    reflector: Reflector,
     private readonly metrics: Metrics,
   ) {
-    super(options, storage, reflector);
+    // The library asks the route's metadata six times per throttler on every request: the answers are remembered.
+    super(options, storage, new RouteMetadataCache());
   }
 
   protected override async getTracker(request: ThrottledRequest): Promise<string> {
