@@ -16,7 +16,6 @@ import { PinoNestLogger } from './common/pino-nest-logger';
 import { GATEWAY_PREFIX } from './common/routes';
 import { AppConfig, TrustProxy } from './config/app-config';
 import { ReadModel } from './database/read-model';
-import { ReadScope } from './database/read-scope';
 import { ShutdownState } from './health/shutdown-state';
 import { Metrics } from './metrics/metrics';
 import { serveOpenApi } from './openapi/document';
@@ -85,7 +84,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     reply.header('x-request-id', request.id);
     done();
   });
-  scopeReads(fastify, app.get(ReadModel));
+  noteArrivals(fastify, app.get(ReadModel));
   // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere and the
   // server's close is not held up by connections that turn idle after it began.
   app.get(Metrics).observeHttp(fastify);
@@ -102,23 +101,21 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
 }
 
 /**
- * Guards, pipes and handlers run inside the request's read scope: the read model answers from memory only what
- * is current as of the request's arrival (ReadModel.inSync), and a bearer request's version read starts as it
- * arrives, while it is routed. The scope is entered once the body is read, since the reading does not carry the
- * asynchronous context. Not needed on the embedded database, whose commits this process sees as they happen:
- * there no AsyncLocalStorage is entered, and Node's promise hooks stay off.
+ * Every request notes when it arrived (`request.arrivedAt`): the reads made on its behalf pass it on, and the
+ * read model answers them from memory only with what is current as of then (ReadModel.inSync, AsOf). A bearer
+ * request's version read starts as it arrives, while it is routed and its token checked; the embedded database
+ * needs none (its commits are seen as they happen).
  */
-function scopeReads(fastify: FastifyInstance, readModel: ReadModel): void {
-  if (!readModel.needsArrivals) return;
-  const arrivals = new WeakMap<object, number>();
+function noteArrivals(fastify: FastifyInstance, readModel: ReadModel): void {
+  fastify.decorateRequest('arrivedAt', 0);
   const gatewayPath = `/${GATEWAY_PREFIX}/`;
+  const prefetch = readModel.needsArrivals;
   fastify.addHook('onRequest', (request, _reply, done) => {
     const arrivedAt = performance.now();
-    arrivals.set(request, arrivedAt);
-    if (request.headers.authorization && request.url.startsWith(gatewayPath)) readModel.prefetch(arrivedAt);
+    request.arrivedAt = arrivedAt;
+    if (prefetch && request.headers.authorization && request.url.startsWith(gatewayPath)) readModel.prefetch(arrivedAt);
     done();
   });
-  fastify.addHook('preHandler', (request, _reply, done) => ReadScope.run(arrivals.get(request) ?? performance.now(), done));
 }
 
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {

@@ -120,7 +120,7 @@ describe('the read model: reads from memory, exact across replicas', () => {
     expect(await reads(replicaB, 'actions', 'memory')).toBe(memory + 3);
   });
 
-  it('costs a request one read of the version, shared by everything it reads from memory', async () => {
+  it('costs a request (GET, the list, an execution) one read of the version, shared by everything it reads from memory', async () => {
     const name = await register();
     expect((await execute(replicaB, name)).status).toBe(200);
     await servedFromMemoryOnB(name);
@@ -131,9 +131,14 @@ describe('the read model: reads from memory, exact across replicas', () => {
       statements.push(sql);
       return query(sql, parameters);
     });
+    const reads = () => statements.splice(0).filter((sql) => !sql.startsWith('INSERT INTO executions'));
     try {
       expect((await describeOn(replicaB, name)).status).toBe(200); // token, tenant, action
-      expect(statements).toEqual(['SELECT version FROM read_model_version']);
+      expect(reads()).toEqual(['SELECT version FROM read_model_version']);
+      expect((await gateway(replicaB, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
+      expect(reads()).toEqual(['SELECT version FROM read_model_version']);
+      expect((await execute(replicaB, name)).body.execution.status).toBe('succeeded'); // and the keys
+      expect(reads()).toEqual(['SELECT version FROM read_model_version']);
     } finally {
       spy.mockRestore();
     }

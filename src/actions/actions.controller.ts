@@ -1,6 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-principal.decorator';
+import { ArrivedAt } from '../common/request-arrival';
+import { AsOf } from '../database/read-scope';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
@@ -22,8 +24,8 @@ export class ActionsController {
   @Get()
   @ApiOperation({ operationId: 'listActions', summary: 'List the tenant\'s actions, ordered by name' })
   @ApiOkResponse({ type: ActionListResponse })
-  async list(@CurrentTenant() tenantId: TenantId): Promise<ActionListResponse> {
-    return { actions: await this.actions.list(tenantId) };
+  async list(@CurrentTenant() tenantId: TenantId, @ArrivedAt() arrivedAt: AsOf): Promise<ActionListResponse> {
+    return { actions: await this.actions.list(tenantId, arrivedAt) };
   }
 
   @Post()
@@ -40,8 +42,8 @@ export class ActionsController {
   @ApiOperation({ operationId: 'getAction', summary: 'Read one action' })
   @ApiOkResponse({ type: ActionResponse })
   @ApiErrors(404)
-  async get(@CurrentTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<ActionResponse> {
-    return { action: await this.actions.get(tenantId, name) };
+  async get(@CurrentTenant() tenantId: TenantId, @ArrivedAt() arrivedAt: AsOf, @Param('action_name') name: string): Promise<ActionResponse> {
+    return { action: await this.actions.get(tenantId, name, arrivedAt) };
   }
 
   @Put(':action_name')

@@ -5,6 +5,7 @@ import { InvalidRequestError } from '../common/common.errors';
 import { TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
 import { ReadModel } from '../database/read-model';
+import { AsOf } from '../database/read-scope';
 import { ReadThroughCache } from '../database/read-through-cache';
 import { DestinationGuard } from '../webhooks/destination-guard';
 import { WebhookService } from '../webhooks/webhook.service';
@@ -64,18 +65,21 @@ export class ActionsService {
     });
   }
 
-  /** Every action of the tenant, ordered by name. The list is shared: callers must not change it. */
-  async list(tenantId: TenantId): Promise<ActionDto[]> {
-    return (await this.catalog.get(tenantId)).list;
+  /**
+   * Every action of the tenant, ordered by name, as of `asOf` (see AsOf; by default, the call). The list is
+   * shared: callers must not change it.
+   */
+  async list(tenantId: TenantId, asOf?: AsOf): Promise<ActionDto[]> {
+    return (await this.catalog.get(tenantId, asOf)).list;
   }
 
-  async get(tenantId: TenantId, name: string): Promise<ActionDto> {
-    return (await this.findServed(tenantId, name)).dto;
+  async get(tenantId: TenantId, name: string, asOf?: AsOf): Promise<ActionDto> {
+    return (await this.findServed(tenantId, name, asOf)).dto;
   }
 
   /** What running an action needs; `version` changes whenever the action does (for caching its validator). */
-  async findExecutable(tenantId: TenantId, name: string): Promise<ExecutableAction> {
-    return (await this.findServed(tenantId, name)).executable;
+  async findExecutable(tenantId: TenantId, name: string, asOf?: AsOf): Promise<ExecutableAction> {
+    return (await this.findServed(tenantId, name, asOf)).executable;
   }
 
   /**
@@ -133,8 +137,8 @@ export class ActionsService {
     if (!deleted) throw new ActionNotFoundError();
   }
 
-  private async findServed(tenantId: TenantId, name: string): Promise<{ dto: ActionDto; executable: ExecutableAction }> {
-    const found = isActionName(name) ? (await this.catalog.get(tenantId)).byName.get(name) : undefined;
+  private async findServed(tenantId: TenantId, name: string, asOf: AsOf | undefined): Promise<{ dto: ActionDto; executable: ExecutableAction }> {
+    const found = isActionName(name) ? (await this.catalog.get(tenantId, asOf)).byName.get(name) : undefined;
     if (!found) throw new ActionNotFoundError();
     return found;
   }

@@ -5,6 +5,7 @@ import { InvalidRequestError } from '../common/common.errors';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
 import { ReadModel } from '../database/read-model';
+import { AsOf, asOfCall } from '../database/read-scope';
 import { ReadThroughCache } from '../database/read-through-cache';
 import { TenancyService } from '../tenancy/tenancy.service';
 import { ApiToken } from './api-token.entity';
@@ -75,10 +76,11 @@ export class ApiTokensService {
     return { tenantId: asTenantId(found.token.tenantId), apiTokenId: found.token.id };
   }
 
-  /** Whether a bearer token minted from `apiTokenId` for `tenantId` may still be used. */
-  async isUsable(apiTokenId: string, tenantId: string): Promise<boolean> {
+  /** Whether a bearer token minted from `apiTokenId` for `tenantId` may still be used (as of `asOf`, see AsOf). */
+  async isUsable(apiTokenId: string, tenantId: string, asOf?: AsOf): Promise<boolean> {
     if (!isUuid(apiTokenId)) return false;
-    const [standing, tenantActive] = await Promise.all([this.standings.get(apiTokenId), this.tenancy.isActive(tenantId)]);
+    const freshAsOf = asOfCall(asOf);
+    const [standing, tenantActive] = await Promise.all([this.standings.get(apiTokenId, freshAsOf), this.tenancy.isActive(tenantId, freshAsOf)]);
     return standing !== null && standing.tenantId === tenantId && tenantActive && this.isCurrent(standing);
   }
 

@@ -26,7 +26,7 @@ export class BearerAuthGuard implements CanActivate {
     const token = bearerToken(request);
     const claims = token === null ? undefined : this.strategy.verifiedClaims(token);
     // A token verified before: only whether its API token and tenant still stand is asked again.
-    const principal = claims ? this.strategy.principalOf(claims) : this.authenticate(request, http.getResponse<FastifyReply>());
+    const principal = claims ? this.strategy.principalOf(claims, request.arrivedAt) : this.authenticate(request, http.getResponse<FastifyReply>());
     return principal.then(
       (user) => {
         request.user = user;

@@ -5,6 +5,7 @@ import { Strategy } from 'passport-jwt';
 import { InvalidTokenError } from '../common/common.errors';
 import { asTenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
+import { AsOf } from '../database/read-scope';
 import { ApiTokensService } from './api-tokens.service';
 import { jwtSecretKey } from './jwt-secret';
 import { BearerClaims, Principal } from './principal';
@@ -19,7 +20,7 @@ export function bearerToken(request: { headers: Record<string, string | string[]
   return match ? match[1] : null;
 }
 
-type HeaderBearer = Parameters<typeof bearerToken>[0];
+type HeaderBearer = Parameters<typeof bearerToken>[0] & { arrivedAt?: number };
 type VerifiedClaims = BearerClaims & { exp: number };
 
 /** The most verified bearer tokens remembered (a few hundred bytes each); longer ones are verified every time. */
@@ -59,7 +60,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     }
     const token = bearerToken(request);
     if (token !== null && token.length <= LONGEST_KEPT) this.verified.set(token, claims as VerifiedClaims);
-    return this.principalOf(claims as VerifiedClaims);
+    return this.principalOf(claims as VerifiedClaims, request.arrivedAt);
   }
 
   /** The claims of `token` if passport-jwt verified it before and it has not expired since (jsonwebtoken's rule). */
@@ -70,9 +71,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     return undefined;
   }
 
-  /** Who a verified token speaks for, if its API token and its tenant still stand. */
-  async principalOf(claims: VerifiedClaims): Promise<Principal> {
-    if (!(await this.apiTokens.isUsable(claims.sub, claims.tenant_id))) throw new InvalidTokenError();
+  /** Who a verified token speaks for, if its API token and its tenant still stand (as of `asOf`, see AsOf). */
+  async principalOf(claims: VerifiedClaims, asOf?: AsOf): Promise<Principal> {
+    if (!(await this.apiTokens.isUsable(claims.sub, claims.tenant_id, asOf))) throw new InvalidTokenError();
     return { tenantId: asTenantId(claims.tenant_id), apiTokenId: claims.sub };
   }
 }

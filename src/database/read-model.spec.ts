@@ -7,7 +7,6 @@ import { ChangeListenerConnector } from './change-listener-connector';
 import { DatabasePool } from './database-pool';
 import { EmbeddedDatabaseService } from './embedded-database.service';
 import { READ_MODEL_CHANNEL, ReadModel } from './read-model';
-import { ReadScope } from './read-scope';
 import { Snapshot } from './read-through-cache';
 
 /**
@@ -140,15 +139,15 @@ describe('ReadModel', () => {
   it('shares one version read among the requests that arrived before it started, never with later ones', async () => {
     const { db, model } = await startedModel();
     const arrived = performance.now();
-    const early = await Promise.all([1, 2, 3].map(() => ReadScope.run(arrived, () => model.inSync())));
+    const early = await Promise.all([1, 2, 3].map(() => model.inSync(arrived)));
     expect(early).toEqual([true, true, true]);
     expect(db.versionReads).toHaveLength(1);
     // The same request reads again: the read it already has started after it arrived.
-    expect(await ReadScope.run(arrived, () => model.inSync())).toBe(true);
+    expect(await model.inSync(arrived)).toBe(true);
     expect(db.versionReads).toHaveLength(1);
     // A request that arrives after that read started needs a read of its own: it may follow a change.
     db.commit('actions', 'tenant-a', true);
-    expect(await ReadScope.run(performance.now(), () => model.inSync())).toBe(false);
+    expect(await model.inSync(performance.now())).toBe(false);
     expect(db.versionReads).toHaveLength(2);
     await model.onApplicationShutdown();
   });
@@ -298,13 +297,13 @@ describe('ReadThroughCache', () => {
 
     const release = data.holdLoads();
     const arrivedEarly = performance.now();
-    const first = ReadScope.run(arrivedEarly, () => cache.get('k'));
-    const sameTime = ReadScope.run(arrivedEarly, () => cache.get('k'));
+    const first = cache.get('k', arrivedEarly);
+    const sameTime = cache.get('k', arrivedEarly);
     await settle();
     expect(data.loads).toEqual(['k']);
     data.rows.set('k', 'new');
     db.commit('actions', 'k', true);
-    const later = ReadScope.run(performance.now(), () => cache.get('k'));
+    const later = cache.get('k', performance.now());
     await settle();
     release();
     expect(await Promise.all([first, sameTime, later])).toEqual(['old', 'old', 'new']);

@@ -6,7 +6,7 @@ import { ChangeListenerConnector } from './change-listener-connector';
 import { isSchemaMissing } from './database-errors';
 import { DatabasePool } from './database-pool';
 import { EmbeddedDatabaseService } from './embedded-database.service';
-import { ReadScope } from './read-scope';
+import { AsOf, asOfCall } from './read-scope';
 import { ChangedTable, ChangeFeed, ChangeSubscriber, ReadThroughCache, ReadThroughCacheOptions } from './read-through-cache';
 
 export const READ_MODEL_CHANNEL = 'read_model';
@@ -108,8 +108,8 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   }
 
   /**
-   * Whether requests must say when they arrived (ReadScope, prefetch): only when the version is read from a
-   * server that other processes write to as well.
+   * Whether a request's version read is worth starting as it arrives (prefetch): only when the version is read
+   * from a server that other processes write to as well.
    */
   get needsArrivals(): boolean {
     return this.committed === undefined;
@@ -123,10 +123,10 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     if (this.state === 'up' && this.needsArrivals) this.versionAfter(arrivedAt).catch(() => undefined);
   }
 
-  /** Whether the current request may be answered from memory: see the class comment. */
-  async inSync(): Promise<boolean> {
+  /** Whether a read as fresh as `asOf` (see AsOf) may be answered from memory: see the class comment. */
+  async inSync(asOf?: AsOf): Promise<boolean> {
     if (this.state !== 'up') return false;
-    const version = this.committed ?? (await this.versionAfter(ReadScope.startedAt() ?? performance.now()));
+    const version = this.committed ?? (await this.versionAfter(asOfCall(asOf)));
     if (this.state !== 'up') return false;
     if (this.applied >= version) {
       this.behindSince = undefined;
@@ -149,10 +149,10 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     return this.committed ?? performance.now();
   }
 
-  /** Whether a load started at `mark` (loadMark) read everything acknowledged before the current request. */
-  mayShare(mark: number): boolean {
-    // Nothing committed since the load started; or the load started after the request arrived.
-    return this.committed !== undefined ? mark >= this.committed : mark >= (ReadScope.startedAt() ?? performance.now());
+  /** Whether a load started at `mark` (loadMark) read everything acknowledged before `asOf`. */
+  mayShare(mark: number, asOf?: AsOf): boolean {
+    // Nothing committed since the load started; or the load started after `asOf`.
+    return this.committed !== undefined ? mark >= this.committed : mark >= asOfCall(asOf);
   }
 
   /** The version read by a statement that started at or after `arrivedAt`; one read serves many requests. */

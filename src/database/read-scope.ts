@@ -1,19 +1,16 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
-const scope = new AsyncLocalStorage<number>();
+import { performance } from 'node:perf_hooks';
 
 /**
- * When the request being served arrived (performance.now()), for everything the request does after its body
- * is read: the read model serves a request from memory only once a version check that started after this time
- * says the memory is current (ReadModel.inSync), and every read of the same request can reuse that check.
+ * How fresh a read from memory must be (ReadModel.inSync): it must hold everything acknowledged before this
+ * moment, on `performance.now()`'s clock. A request's reads pass the request's arrival (`request.arrivedAt`), so
+ * that the one version read started as it arrived serves all of them; a caller without a request (an admin
+ * backend calling a service) passes nothing and reads what is current as of its call. Passed as an argument
+ * rather than kept in an AsyncLocalStorage, which on Node 20 turns on promise hooks for every promise of the
+ * process (docs/benchmarks.md).
  */
-export const ReadScope = {
-  run<T>(startedAt: number, work: () => T): T {
-    return scope.run(startedAt, work);
-  },
+export type AsOf = number;
 
-  /** The current request's arrival, or undefined outside a request (an admin backend calling a service). */
-  startedAt(): number | undefined {
-    return scope.getStore();
-  },
-};
+/** `asOf`, or now: what a call without a request reads. */
+export function asOfCall(asOf?: AsOf): AsOf {
+  return asOf ?? performance.now();
+}

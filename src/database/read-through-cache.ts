@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { AsOf } from './read-scope';
 
 /** The tables whose changes are announced (migration 1763870000000-read-model-changes). */
 export type ChangedTable = 'tenants' | 'api_tokens' | 'hmac_keys' | 'actions';
@@ -14,11 +15,11 @@ export interface ChangeSubscriber {
 /** What a cache needs of the read model that keeps it exact (ReadModel). */
 export interface ChangeFeed {
   subscribe(table: ChangedTable, subscriber: ChangeSubscriber): void;
-  inSync(): Promise<boolean>;
+  inSync(asOf?: AsOf): Promise<boolean>;
   mayKeep(version: number): boolean;
   /** Where the database stands as a load starts, for mayShare. */
   loadMark(): number;
-  mayShare(loadMark: number): boolean;
+  mayShare(loadMark: number, asOf?: AsOf): boolean;
 }
 
 /** A value read from the database, with `read_model_version` as the same statement saw it. */
@@ -65,15 +66,16 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
     feed.subscribe(options.table, this);
   }
 
-  async get(key: K): Promise<V> {
-    if (await this.feed.inSync()) {
+  /** The value under `key`, holding everything acknowledged before `asOf` (see AsOf; by default, the call). */
+  async get(key: K, asOf?: AsOf): Promise<V> {
+    if (await this.feed.inSync(asOf)) {
       const entry = this.entries.get(key);
       if (entry) {
         this.options.reads.memory.inc();
         return entry.value;
       }
     }
-    return this.load(key);
+    return this.load(key, asOf);
   }
 
   changed(key: string): void {
@@ -85,9 +87,9 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
     this.entries.clear();
   }
 
-  private load(key: K): Promise<V> {
+  private load(key: K, asOf: AsOf | undefined): Promise<V> {
     const pending = this.loading.get(key);
-    if (pending && this.feed.mayShare(pending.mark)) return pending.promise;
+    if (pending && this.feed.mayShare(pending.mark, asOf)) return pending.promise;
     this.options.reads.database.inc();
     const loading: Loading<V> = {
       mark: this.feed.loadMark(),

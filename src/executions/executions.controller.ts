@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-principal.decorator';
+import { ArrivedAt } from '../common/request-arrival';
+import { AsOf } from '../database/read-scope';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { KeepNumberLiterals } from '../common/json-numbers';
 import { GATEWAY_PREFIX } from '../common/routes';
@@ -35,10 +37,11 @@ export class ExecutionsController {
   @ApiErrors(400, 409, 413)
   async execute(
     @CurrentTenant() tenantId: TenantId,
+    @ArrivedAt() arrivedAt: AsOf,
     @Param('action_name') name: string,
     @Body() body: ExecuteActionRequest,
   ): Promise<ExecutionResponse> {
-    return { execution: await this.executions.execute(tenantId, name, body.parameters) };
+    return { execution: await this.executions.execute(tenantId, name, body.parameters, arrivedAt) };
   }
 
   @Get('executions')
@@ -46,7 +49,12 @@ export class ExecutionsController {
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiOkResponse({ type: ExecutionListResponse })
   @ApiErrors(400)
-  async list(@CurrentTenant() tenantId: TenantId, @Param('action_name') name: string, @Query('limit') limit?: string): Promise<ExecutionListResponse> {
-    return { executions: await this.executions.list(tenantId, name, parseExecutionLimit(limit)) };
+  async list(
+    @CurrentTenant() tenantId: TenantId,
+    @ArrivedAt() arrivedAt: AsOf,
+    @Param('action_name') name: string,
+    @Query('limit') limit?: string,
+  ): Promise<ExecutionListResponse> {
+    return { executions: await this.executions.list(tenantId, name, parseExecutionLimit(limit), arrivedAt) };
   }
 }

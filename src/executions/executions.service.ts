@@ -7,6 +7,7 @@ import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
 import { AppConfig } from '../config/app-config';
+import { AsOf, asOfCall } from '../database/read-scope';
 import { WebhookService } from '../webhooks/webhook.service';
 import { ExecutionDetailDto } from './dto/execution-detail.response';
 import { ExecutionDto } from './dto/execution.response';
@@ -41,17 +42,19 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
   /**
    * Checks the parameters against the action's schema (nothing is sent when they fail), then delivers the signed
    * call, retrying as the contract allows, and stores the outcome with every attempt. Numbers go out as the
-   * caller wrote them (json-numbers.ts); one that cannot is refused.
+   * caller wrote them (json-numbers.ts); one that cannot is refused. The action and the keys are read as of
+   * `asOf` (see AsOf; by default, the call).
    */
-  async execute(tenantId: TenantId, actionName: string, parameters: Record<string, unknown> = {}): Promise<ExecutionDto> {
-    const action = await this.actions.findExecutable(tenantId, actionName);
+  async execute(tenantId: TenantId, actionName: string, parameters: Record<string, unknown> = {}, asOf?: AsOf): Promise<ExecutionDto> {
+    const freshAsOf = asOfCall(asOf);
+    const action = await this.actions.findExecutable(tenantId, actionName, freshAsOf);
     // A number the signed call would carry changed is refused before the schema is even consulted.
     const inexact = inexactNumbers(parameters, 'parameters', MAX_REPORTED_NUMBERS + 1);
     if (inexact.length > MAX_REPORTED_NUMBERS) inexact.splice(MAX_REPORTED_NUMBERS, Infinity, 'and more numbers like these');
     if (inexact.length > 0) throw new InvalidParametersError(inexact.join('; '));
     const problems = await this.validators.check(action, parameters);
     if (problems) throw new InvalidParametersError(problems);
-    const keys = await this.webhooks.signingKeys(tenantId);
+    const keys = await this.webhooks.signingKeys(tenantId, freshAsOf);
     if (!keys) throw new NoActiveHmacKeyError();
 
     const id = this.ids.next();
@@ -83,8 +86,8 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
     return this.map(execution);
   }
 
-  async list(tenantId: TenantId, actionName: string, limit: number): Promise<ExecutionDto[]> {
-    const action = await this.actions.findExecutable(tenantId, actionName);
+  async list(tenantId: TenantId, actionName: string, limit: number, asOf?: AsOf): Promise<ExecutionDto[]> {
+    const action = await this.actions.findExecutable(tenantId, actionName, asOf);
     return (await this.executions.listByAction(tenantId, action.id, limit)).map((execution) => this.map(execution));
   }
 

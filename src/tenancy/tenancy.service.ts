@@ -4,6 +4,7 @@ import { Clock } from '../common/clock';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
 import { ReadModel } from '../database/read-model';
+import { AsOf } from '../database/read-scope';
 import { ReadThroughCache } from '../database/read-through-cache';
 import { TenantDto } from './tenant.dto';
 import { Tenant, TenantStatus } from './tenant.entity';
@@ -57,8 +58,8 @@ export class TenancyService {
   }
 
   /** Whether tenant `id` exists and is active; a disabled tenant is refused at the next request on every replica. */
-  async isActive(id: string): Promise<boolean> {
-    return isUuid(id) && (await this.statuses.get(id)) === 'active';
+  async isActive(id: string, asOf?: AsOf): Promise<boolean> {
+    return isUuid(id) && (await this.statuses.get(id, asOf)) === 'active';
   }
 
   private async require(id: string): Promise<Tenant> {

@@ -1,6 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-principal.decorator';
+import { ArrivedAt } from '../common/request-arrival';
+import { AsOf } from '../database/read-scope';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
@@ -26,7 +28,7 @@ export class ToolsController {
   })
   @ApiQuery({ name: 'format', required: true, enum: TOOL_FORMATS })
   @ApiOkResponse({ type: ToolListResponse })
-  async list(@CurrentTenant() tenantId: TenantId, @Query('format') format?: string): Promise<ToolListResponse> {
-    return this.tools.list(tenantId, format);
+  async list(@CurrentTenant() tenantId: TenantId, @ArrivedAt() arrivedAt: AsOf, @Query('format') format?: string): Promise<ToolListResponse> {
+    return this.tools.list(tenantId, format, arrivedAt);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ActionsService } from '../actions/actions.service';
 import { InvalidRequestError } from '../common/common.errors';
 import { TenantId } from '../common/tenant-id';
+import { AsOf } from '../database/read-scope';
 import { ExecutionDto } from '../executions/dto/execution.response';
 import { InvalidParametersError, NoActiveHmacKeyError } from '../executions/executions.errors';
 import { ExecutionsService } from '../executions/executions.service';
@@ -23,14 +24,15 @@ export class ToolsService {
     private readonly definitions: ToolDefinitions,
   ) {}
 
-  async list(tenantId: TenantId, format: string | undefined): Promise<ToolListResponse> {
+  /** The tenant's actions as tool definitions, read as of `asOf` (see AsOf; by default, the call). */
+  async list(tenantId: TenantId, format: string | undefined, asOf?: AsOf): Promise<ToolListResponse> {
     if (!TOOL_FORMATS.includes(format as ToolFormat)) throw new InvalidRequestError(`format: must be one of ${TOOL_FORMATS.join(', ')}`);
-    return this.definitions.build(format as ToolFormat, await this.actions.list(tenantId));
+    return this.definitions.build(format as ToolFormat, await this.actions.list(tenantId, asOf));
   }
 
   /** Every action as an MCP tool, ordered by name. */
-  async mcpTools(tenantId: TenantId): Promise<McpTool[]> {
-    return (await this.actions.list(tenantId)).map((action) => this.definitions.mcpTool(action));
+  async mcpTools(tenantId: TenantId, asOf?: AsOf): Promise<McpTool[]> {
+    return (await this.actions.list(tenantId, asOf)).map((action) => this.definitions.mcpTool(action));
   }
 
   /**
@@ -38,9 +40,9 @@ export class ToolsService {
    * execution. Parameters the schema refuses, or a tenant without an HMAC key, are an outcome the model can read;
    * an unknown tool (another tenant's included) throws `ActionNotFoundError`.
    */
-  async call(tenantId: TenantId, name: string, parameters: Record<string, unknown>): Promise<ToolCallOutcome> {
+  async call(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf?: AsOf): Promise<ToolCallOutcome> {
     try {
-      return { ran: true, execution: await this.executions.execute(tenantId, name, parameters) };
+      return { ran: true, execution: await this.executions.execute(tenantId, name, parameters, asOf) };
     } catch (error) {
       if (error instanceof InvalidParametersError) return { ran: false, error: `${error.message}: ${error.details}` };
       if (error instanceof NoActiveHmacKeyError) return { ran: false, error: error.message };

@@ -5,6 +5,7 @@ import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
 import { ReadModel } from '../database/read-model';
+import { AsOf } from '../database/read-scope';
 import { ReadThroughCache } from '../database/read-through-cache';
 import { HmacKey } from './hmac-key.entity';
 import { HmacKeyDto } from './hmac-key.dto';
@@ -80,8 +81,8 @@ export class HmacKeysService {
    * The tenant's active keys in plaintext, newest first, or undefined when it has none it can read. A key that
    * no longer decrypts (stored under a previous ENCRYPTION_KEY) is skipped and reported, not fatal.
    */
-  signingKeys(tenantId: TenantId): Promise<SigningKeys | undefined> {
-    return this.signing.get(tenantId);
+  signingKeys(tenantId: TenantId, asOf?: AsOf): Promise<SigningKeys | undefined> {
+    return this.signing.get(tenantId, asOf);
   }
 
   private unseal(tenantId: string, sealed: SealedKey[]): SigningKeys | undefined {

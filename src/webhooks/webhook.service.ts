@@ -4,6 +4,7 @@ import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
+import { AsOf } from '../database/read-scope';
 import { DeliveryOutcome } from './delivery-outcome';
 import { HmacKeysService, SigningKeys } from './hmac-keys.service';
 import { retryDelay } from './retry-policy';
@@ -35,9 +36,9 @@ export class WebhookService {
     private readonly ids: IdGenerator,
   ) {}
 
-  /** The tenant's signing keys, or undefined when it has no active one. */
-  signingKeys(tenantId: TenantId): Promise<SigningKeys | undefined> {
-    return this.hmacKeys.signingKeys(tenantId);
+  /** The tenant's signing keys as of `asOf` (see AsOf), or undefined when it has no active one. */
+  signingKeys(tenantId: TenantId, asOf?: AsOf): Promise<SigningKeys | undefined> {
+    return this.hmacKeys.signingKeys(tenantId, asOf);
   }
 
   /**

@@ -5,6 +5,7 @@ import { isActionName } from '../../actions/action-name';
 import { ServiceUnavailableError } from '../../common/common.errors';
 import { isDatabaseUnavailable } from '../../database/database-errors';
 import { TenantId } from '../../common/tenant-id';
+import { AsOf } from '../../database/read-scope';
 import { ToolsService } from '../tools.service';
 
 /** How many tools one `tools/list` page holds; a longer list continues with `nextCursor`. */
@@ -35,12 +36,12 @@ export class McpEndpoint {
 
   constructor(private readonly tools: ToolsService) {}
 
-  /** Answers one Streamable HTTP POST whose body the app has already read and parsed. */
-  async handle(tenantId: TenantId, request: Request, body: unknown): Promise<Response> {
+  /** Answers one Streamable HTTP POST whose body the app has already read and parsed; reads as of `asOf` (AsOf). */
+  async handle(tenantId: TenantId, request: Request, body: unknown, asOf?: AsOf): Promise<Response> {
     const refused = invalidToolCall(body);
     if (refused) return refused;
     const sdk = await (this.sdk ??= loadSdk());
-    const server = this.serverFor(sdk, tenantId, body);
+    const server = this.serverFor(sdk, tenantId, body, asOf);
     const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     transport.onerror = (error) => this.logger.debug({ err: error }, 'MCP request refused by the transport');
     await server.connect(transport);
@@ -51,17 +52,17 @@ export class McpEndpoint {
     }
   }
 
-  private serverFor(sdk: Sdk, tenantId: TenantId, body: unknown) {
+  private serverFor(sdk: Sdk, tenantId: TenantId, body: unknown, asOf: AsOf | undefined) {
     const server = new sdk.Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-    server.setRequestHandler(sdk.ListToolsRequestSchema, (request) => this.guarded(() => this.listTools(tenantId, request.params?.cursor)));
+    server.setRequestHandler(sdk.ListToolsRequestSchema, (request) => this.guarded(() => this.listTools(tenantId, request.params?.cursor, asOf)));
     server.setRequestHandler(sdk.CallToolRequestSchema, (request) =>
-      this.guarded(() => this.callTool(tenantId, request.params.name, originalArguments(body) ?? request.params.arguments ?? {})),
+      this.guarded(() => this.callTool(tenantId, request.params.name, originalArguments(body) ?? request.params.arguments ?? {}, asOf)),
     );
     return server;
   }
 
-  private async listTools(tenantId: TenantId, cursor: string | undefined): Promise<ListToolsResult> {
-    const tools = await this.tools.mcpTools(tenantId);
+  private async listTools(tenantId: TenantId, cursor: string | undefined, asOf: AsOf | undefined): Promise<ListToolsResult> {
+    const tools = await this.tools.mcpTools(tenantId, asOf);
     const after = cursor === undefined ? undefined : parseCursor(cursor);
     // Names sort bytewise (COLLATE "C"), as JavaScript compares them: the page starts after the cursor's name, so a
     // tool added or removed between pages neither repeats nor shifts the others.
@@ -71,10 +72,10 @@ export class McpEndpoint {
     return more ? { tools: page, nextCursor: makeCursor(page[page.length - 1].name) } : { tools: page };
   }
 
-  private async callTool(tenantId: TenantId, name: string, parameters: Record<string, unknown>): Promise<CallToolResult> {
+  private async callTool(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf: AsOf | undefined): Promise<CallToolResult> {
     let outcome;
     try {
-      outcome = await this.tools.call(tenantId, name, parameters);
+      outcome = await this.tools.call(tenantId, name, parameters, asOf);
     } catch (error) {
       // Another tenant's action is as unknown as one that does not exist: the same error, word for word.
       if (error instanceof ActionNotFoundError) throw new JsonRpcError(INVALID_PARAMS, isActionName(name) ? `Unknown tool: ${name}` : 'Unknown tool');
