@@ -65,6 +65,39 @@ describe('the read model on the embedded database the service owns', () => {
     expect((await describeAction('watched')).status).toBe(404);
   });
 
+  it('stays exact when another connection makes the one session stop listening (UNLISTEN, DISCARD), then listens again', async () => {
+    const body = { name: 'kept', description: 'first', webhook_url: receiver.url(), json_schema: { type: 'object' } };
+    expect((await call(url, 'POST', '/api/v1/gateway/actions', { token: jwt, body })).status).toBe(201);
+    const where = `tenant_id = '${tenantId}' AND name = 'kept'`;
+    for (const stop of ['UNLISTEN *', 'DISCARD ALL', 'UNLISTEN read_model']) {
+      // The change is in the same statement as what stops the listening, where it can be (DISCARD ALL cannot run in
+      // a transaction, so it goes first, alone): PGlite announces it to nobody.
+      const change = `UPDATE actions SET description = 'after ${stop}' WHERE ${where}`;
+      if (stop.startsWith('DISCARD')) {
+        await database.query(stop);
+        await database.query(change);
+      } else {
+        await database.query(`${stop}; ${change}`);
+      }
+      expect((await describeAction('kept')).body.action.description).toBe(`after ${stop}`);
+      await listeningAgain();
+      await database.query(`UPDATE actions SET description = $1 WHERE ${where}`, [`then edited (${stop})`]);
+      expect((await describeAction('kept')).body.action.description).toBe(`then edited (${stop})`);
+      const before = await memoryReads('actions');
+      expect((await describeAction('kept')).body.action.description).toBe(`then edited (${stop})`);
+      expect(await memoryReads('actions')).toBeGreaterThan(before);
+    }
+  });
+
+  async function listeningAgain(): Promise<void> {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const text = (await call(url, 'GET', '/metrics')).text;
+      if (text.split('\n').includes('read_model_listening 1')) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('the read model did not listen again within 5 s');
+  }
+
   it('refuses a token revoked by another connection at the next request, and a disabled tenant likewise', async () => {
     expect((await call(url, 'GET', '/api/v1/gateway/actions', { token: jwt })).status).toBe(200);
     await database.query(`UPDATE tenants SET status = 'disabled' WHERE id = $1`, [tenantId]);

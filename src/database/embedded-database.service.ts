@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedPostgres } from './embedded-postgres';
+import type { CommitWatcher } from './embedded-socket-server';
 
 /** Owns the embedded PostgreSQL when no DATABASE_URL is configured; otherwise does nothing. */
 @Injectable()
@@ -30,11 +31,11 @@ export class EmbeddedDatabaseService implements OnApplicationShutdown {
   }
 
   /**
-   * Calls `watcher` with every notification committed on `channel`, before the commit is acknowledged to
-   * anyone, when this process owns the database (EmbeddedSocketServer.watch); false otherwise (a server that
-   * other processes share), when nothing is watched.
+   * Tells `watcher` of every notification committed on `channel`, before the commit is acknowledged to anyone,
+   * when this process owns the database (EmbeddedSocketServer.watch); false otherwise (a server that other
+   * processes share), when nothing is watched.
    */
-  watchCommits(channel: string, watcher: (payload: string) => void): boolean {
+  watchCommits(channel: string, watcher: CommitWatcher): boolean {
     if (!this.embedded) return false;
     this.embedded.watch(channel, watcher);
     return true;

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { EmbeddedSocketServer, ProtocolHandlerClass } from './embedded-socket-server';
+import { CommitWatcher, EmbeddedSocketServer, ProtocolHandlerClass } from './embedded-socket-server';
 
 /** Where a running embedded database can be reached; written to DATA_DIR so other processes can find it. */
 export interface EmbeddedEndpoint {
@@ -79,7 +79,7 @@ export class EmbeddedPostgres {
   }
 
   /** Every notification committed on `channel`, by any connection, before the commit is acknowledged. */
-  watch(channel: string, watcher: (payload: string) => void): void {
+  watch(channel: string, watcher: CommitWatcher): void {
     this.server.watch(channel, watcher);
   }
 

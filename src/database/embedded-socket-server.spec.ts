@@ -1,4 +1,5 @@
-import { OutputFramer } from './embedded-socket-server';
+import { connect } from 'node:net';
+import { EmbeddedSocketServer, OutputFramer } from './embedded-socket-server';
 
 function message(type: string, body: Buffer): Buffer {
   const header = Buffer.alloc(5);
@@ -48,5 +49,78 @@ describe('OutputFramer (the embedded server taking notifications out of PGlite o
     const chunk = Buffer.concat([dataRow, commandComplete]);
     expect(framer.push(chunk)).toBe(chunk);
     expect(framer.notifications).toEqual([]);
+  });
+});
+
+describe('EmbeddedSocketServer: what the process learns of commits (watch)', () => {
+  /** PGlite as the server uses it: every statement's output is what the test says; a session in no transaction. */
+  function fakeSession(outputs: { stream: Buffer; sync: Buffer }) {
+    return {
+      waitReady: Promise.resolve(),
+      runExclusive: <T>(work: () => Promise<T>) => work(),
+      execProtocolRaw: async (message: Uint8Array) => (message[0] === 0x53 ? outputs.sync : Buffer.alloc(0)),
+      execProtocolRawStream: async (_message: Uint8Array, options: { onRawData: (chunk: Uint8Array) => void }) => options.onRawData(outputs.stream),
+      isInTransaction: () => false,
+    };
+  }
+
+  /** pglite-socket's handler, reduced to what the server calls; the test drives the queue it is given. */
+  interface Queue {
+    enqueue(handler: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number>;
+    clearTransactionIfNeeded(handler: number): Promise<void>;
+  }
+  const handlers: Array<{ handlerId: number; queue: Queue }> = [];
+  class FakeHandler extends EventTarget {
+    readonly handlerId = handlers.length + 1;
+    constructor(options: { queryQueue: Queue }) {
+      super();
+      handlers.push({ handlerId: this.handlerId, queue: options.queryQueue });
+    }
+    async attach(): Promise<void> {}
+    async detach(): Promise<void> {}
+  }
+
+  let stop: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await stop?.();
+    stop = undefined;
+  });
+
+  /** A server on the fake session with one connection, and what its watcher on `read_model` was told. */
+  async function serverWith(outputs: { stream: Buffer; sync: Buffer }) {
+    handlers.length = 0;
+    const server = new EmbeddedSocketServer(fakeSession(outputs) as never, FakeHandler as never, 10);
+    const port = await server.start('127.0.0.1');
+    const socket = connect(port, '127.0.0.1');
+    stop = async () => {
+      socket.destroy();
+      await server.stop();
+    };
+    await new Promise((resolve) => socket.once('connect', resolve));
+    for (let wait = 0; wait < 100 && handlers.length === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 5));
+    const seen: string[] = [];
+    server.watch('read_model', { committed: (payload) => seen.push(payload), mayHaveStoppedListening: () => seen.push('stopped?') });
+    return { connection: handlers[0], seen };
+  }
+
+  const execute = message('E', Buffer.from([0, 0, 0, 0, 0]));
+  const query = (sql: string) => message('Q', Buffer.from(`${sql}\0`));
+
+  it('sees the announcements of a batch that a vanished connection left open, which the Sync commits', async () => {
+    const announced = notification('read_model', '{"version":7}');
+    const { connection, seen } = await serverWith({ stream: commandComplete, sync: Buffer.concat([announced, readyForQuery]) });
+    await connection.queue.enqueue(connection.handlerId, execute, () => undefined); // Execute, no Sync: the batch stays open
+    expect(seen).toEqual([]);
+    await connection.queue.clearTransactionIfNeeded(connection.handlerId); // the connection went away
+    expect(seen).toEqual(['{"version":7}']);
+  });
+
+  it('tells the watchers when a statement may stop the session listening (UNLISTEN, DISCARD), not otherwise', async () => {
+    const { connection, seen } = await serverWith({ stream: Buffer.concat([commandComplete, readyForQuery]), sync: readyForQuery });
+    for (const sql of ['LISTEN read_model', 'SELECT 1', 'UNLISTEN *', 'unlisten read_model', 'DISCARD ALL', 'SELECT \'listen\'']) {
+      await connection.queue.enqueue(connection.handlerId, query(sql), () => undefined);
+      seen.push(sql);
+    }
+    expect(seen).toEqual(['LISTEN read_model', 'SELECT 1', 'stopped?', 'UNLISTEN *', 'stopped?', 'unlisten read_model', 'stopped?', 'DISCARD ALL', "SELECT 'listen'"]);
   });
 });

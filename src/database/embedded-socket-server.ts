@@ -33,11 +33,25 @@ interface Connection {
 
 const NOTIFICATION_RESPONSE = 0x41; // 'A'
 const SIMPLE_QUERY = 0x51; // 'Q'
+const PARSE = 0x50; // 'P'
 /** Messages after which a connection's extended-protocol batch is still open (Parse, Bind, Describe, Execute, Close, Flush). */
 const BATCH_OPEN = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
 const SYNC = Uint8Array.from([0x53, 0, 0, 0, 4]);
 const ROLLBACK = simpleQuery('ROLLBACK');
-const LISTEN = /^\s*(UN)?LISTEN\s+(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_$]*))\s*;?\s*$/i;
+const LISTEN = /^\s*(UN)?LISTEN\s+(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_$]*)|(\*))\s*;?\s*$/i;
+/** Statements that may stop the one session listening, for every connection: UNLISTEN, and DISCARD (ALL). */
+const MAY_STOP_LISTENING = /\b(?:UNLISTEN|DISCARD)\b/i;
+
+/** Told of what PGlite's one session commits and announces on a channel (EmbeddedSocketServer.watch). */
+export interface CommitWatcher {
+  /** A notification on the channel, the moment it is written: before its commit is acknowledged to anyone. */
+  committed(payload: string): void;
+  /**
+   * A connection ran UNLISTEN or DISCARD: the session may have stopped listening, and commits from then on (some
+   * in that very statement) may announce nothing until it LISTENs again.
+   */
+  mayHaveStoppedListening(): void;
+}
 
 /**
  * PGlite served on a loopback TCP port to the ordinary `pg` driver, with pglite-socket's connection handler
@@ -61,7 +75,7 @@ export class EmbeddedSocketServer {
   private batchOpen = false;
   private draining = false;
   private running?: Job;
-  private readonly watchers = new Map<string, Array<(payload: string) => void>>();
+  private readonly watchers = new Map<string, CommitWatcher[]>();
 
   constructor(
     private readonly db: Session,
@@ -89,12 +103,13 @@ export class EmbeddedSocketServer {
   }
 
   /**
-   * Calls `watcher` with the payload of every notification on `channel`, as soon as PGlite writes it: before
-   * the connection whose commit sent it has read its ReadyForQuery (PostgreSQL writes a session's own
+   * Tells `watcher` the payload of every notification on `channel`, as soon as PGlite writes it: before the
+   * connection whose commit sent it has read its ReadyForQuery (PostgreSQL writes a session's own
    * notifications before that), so before any commit is acknowledged. Every connection's statements pass
-   * through this server, so this process knows every committed notification the moment it exists.
+   * through this server, so this process knows every committed notification the moment it exists, as long as
+   * the session LISTENs on the channel; the watcher is told when a statement may have stopped that.
    */
-  watch(channel: string, watcher: (payload: string) => void): void {
+  watch(channel: string, watcher: CommitWatcher): void {
     this.watchers.set(channel, [...(this.watchers.get(channel) ?? []), watcher]);
   }
 
@@ -140,12 +155,15 @@ export class EmbeddedSocketServer {
   }
 
   private async settleAbandoned(): Promise<void> {
+    // A Sync ends the batch, committing what it ran: its announcements go out like any other.
+    const framer = new OutputFramer((notification) => this.tellWatchers(notification));
     await this.db.runExclusive(async () => {
-      if (this.batchOpen) await this.db.execProtocolRaw(SYNC);
-      if (this.db.isInTransaction()) await this.db.execProtocolRaw(ROLLBACK);
+      if (this.batchOpen) framer.push(await this.db.execProtocolRaw(SYNC));
+      if (this.db.isInTransaction()) framer.push(await this.db.execProtocolRaw(ROLLBACK));
     });
     this.owner = undefined;
     this.batchOpen = false;
+    for (const notification of framer.notifications) this.relay(notification);
   }
 
   private async drain(): Promise<void> {
@@ -166,6 +184,7 @@ export class EmbeddedSocketServer {
   private async run(job: Job): Promise<void> {
     const type = job.message[0];
     if (type === SIMPLE_QUERY) this.trackListen(job.handler, job.message);
+    const mayStopListening = (type === SIMPLE_QUERY || type === PARSE) && this.watchers.size > 0 && MAY_STOP_LISTENING.test(textOf(job.message));
     const framer = new OutputFramer((notification) => this.tellWatchers(notification));
     let bytes = 0;
     this.running = job;
@@ -184,6 +203,7 @@ export class EmbeddedSocketServer {
       return;
     } finally {
       this.running = undefined;
+      if (mayStopListening) for (const watchers of this.watchers.values()) for (const watcher of watchers) watcher.mayHaveStoppedListening();
     }
     this.batchOpen = BATCH_OPEN.has(type);
     this.owner = this.batchOpen || this.db.isInTransaction() ? job.handler : undefined;
@@ -196,6 +216,10 @@ export class EmbeddedSocketServer {
     const match = LISTEN.exec(Buffer.from(message.subarray(5, message.length - 1)).toString('utf8'));
     const connection = this.connections.get(handler);
     if (!match || !connection) return;
+    if (match[4]) {
+      if (match[1]) connection.channels.clear(); // UNLISTEN *
+      return;
+    }
     const channel = match[2] ?? match[3].toLowerCase();
     if (match[1]) connection.channels.delete(channel);
     else connection.channels.add(channel);
@@ -214,8 +238,13 @@ export class EmbeddedSocketServer {
     if (!watchers) return;
     const start = notification.indexOf(0, 9) + 1;
     const payload = notification.subarray(start, notification.indexOf(0, start)).toString('utf8');
-    for (const watcher of watchers) watcher(payload);
+    for (const watcher of watchers) watcher.committed(payload);
   }
+}
+
+/** A protocol message's bytes as text (latin1: any byte, no copy of the message), to look for keywords in. */
+function textOf(message: Uint8Array): string {
+  return Buffer.from(message.buffer, message.byteOffset, message.length).toString('latin1');
 }
 
 /** The channel of a NotificationResponse: a C string after the type, the length and the sender's pid. */

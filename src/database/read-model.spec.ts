@@ -6,6 +6,7 @@ import { Metrics } from '../metrics/metrics';
 import { ChangeListenerConnector } from './change-listener-connector';
 import { DatabasePool } from './database-pool';
 import { EmbeddedDatabaseService } from './embedded-database.service';
+import type { CommitWatcher } from './embedded-socket-server';
 import { READ_MODEL_CHANNEL, ReadModel } from './read-model';
 import { Snapshot } from './read-through-cache';
 
@@ -15,7 +16,9 @@ import { Snapshot } from './read-through-cache';
  */
 class FakeDatabase {
   version = 0;
-  private watcher?: (payload: string) => void;
+  private watcher?: CommitWatcher;
+  /** Whether the (owned) database's one session LISTENs: an UNLISTEN stops it, a listener's LISTEN restarts it. */
+  listening = false;
 
   constructor(private readonly owned = false) {}
   /** Version reads issued on the pool, with when each was issued. */
@@ -39,7 +42,7 @@ class FakeDatabase {
   } as unknown as ChangeListenerConnector;
 
   readonly embedded = {
-    watchCommits: (channel: string, watcher: (payload: string) => void) => {
+    watchCommits: (channel: string, watcher: CommitWatcher) => {
       expect(channel).toBe(READ_MODEL_CHANNEL);
       if (this.owned) this.watcher = watcher;
       return this.owned;
@@ -49,9 +52,15 @@ class FakeDatabase {
   /** A committed change: numbered, and announced to the listening connection unless `silent`. */
   commit(table: string, key: string | null, silent = false): number {
     this.version++;
-    this.watcher?.(JSON.stringify({ version: this.version, table, key }));
+    if (this.listening) this.watcher?.committed(JSON.stringify({ version: this.version, table, key }));
     if (!silent) this.announce({ version: this.version, table, key });
     return this.version;
+  }
+
+  /** A connection ran UNLISTEN or DISCARD on the owned database. */
+  stopListening(): void {
+    this.listening = false;
+    this.watcher?.mayHaveStoppedListening();
   }
 
   announce(change: { version: number; table: string; key: string | null }): void {
@@ -70,7 +79,10 @@ class FakeListener extends EventEmitter {
   }
   async connect(): Promise<void> {}
   async query(sql: string): Promise<{ rows: unknown[] }> {
-    if (sql.startsWith('LISTEN')) return { rows: [] };
+    if (sql.startsWith('LISTEN')) {
+      this.db.listening = true;
+      return { rows: [] };
+    }
     return { rows: [{ version: String(this.db.version), pid: 4242 }] };
   }
   async end(): Promise<void> {
@@ -176,6 +188,22 @@ describe('ReadModel', () => {
     expect(db.listeners[0].ended).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 120)); // the reconnection's back-off
     expect(db.listeners).toHaveLength(2);
+    expect(await model.inSync()).toBe(true);
+    expect(db.versionReads).toEqual([]);
+    await model.onApplicationShutdown();
+  });
+
+  it('on a database it owns, takes an UNLISTEN or DISCARD by any connection for a lost listener, and resynchronizes', async () => {
+    const { db, model } = await startedModel(true);
+    const resets: number[] = [];
+    model.subscribe('actions', { changed: () => undefined, reset: () => resets.push(db.version) });
+    db.stopListening();
+    db.commit('actions', 'a', true); // in the same statement as the UNLISTEN: announced to nobody
+    expect(db.listeners[0].ended).toBe(true);
+    expect(await model.inSync()).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 120)); // the reconnection's back-off
+    expect(db.listeners).toHaveLength(2);
+    expect(resets).toEqual([1]); // everything forgotten; the version read on reconnecting includes the change
     expect(await model.inSync()).toBe(true);
     expect(db.versionReads).toEqual([]);
     await model.onApplicationShutdown();
@@ -311,13 +339,17 @@ describe('ReadThroughCache', () => {
     await model.onApplicationShutdown();
   });
 
-  it('on a database it owns, lets a request share a load only while nothing was committed since it started', async () => {
-    const { db, model } = await startedModel(true);
+  /** A cache whose key 'k' holds 'old', with its loads held until `release()`. */
+  function heldCache(db: FakeDatabase, model: ReadModel) {
     const data = table(db);
     data.rows.set('k', 'old');
     const cache = model.cache({ name: 'test', table: 'actions', maxSize: 10, load: data.load });
+    return { data, cache, release: data.holdLoads() };
+  }
 
-    const release = data.holdLoads();
+  it('on a database it owns, lets a request share a load only while nothing was committed since it started', async () => {
+    const { db, model } = await startedModel(true);
+    const { data, cache, release } = heldCache(db, model);
     const first = cache.get('k');
     await settle();
     const second = cache.get('k'); // nothing committed since the first load started: shared
@@ -331,6 +363,23 @@ describe('ReadThroughCache', () => {
     expect(await Promise.all([first, second, later])).toEqual(['old', 'old', 'new']);
     expect(data.loads).toEqual(['k', 'k']);
     expect(db.versionReads).toEqual([]);
+    await model.onApplicationShutdown();
+  });
+
+  it('on a database it owns, shares no load that started before the listener last came up', async () => {
+    const { db, model } = await startedModel(true);
+    const { data, cache, release } = heldCache(db, model);
+    const first = cache.get('k');
+    await settle();
+    db.stopListening();
+    data.rows.set('k', 'new');
+    db.commit('actions', 'k', true); // announced to nobody: the session had stopped listening
+    await new Promise((resolve) => setTimeout(resolve, 120)); // reconnected and synchronized
+    const later = cache.get('k');
+    await settle();
+    release();
+    expect(await Promise.all([first, later])).toEqual(['old', 'new']);
+    expect(data.loads).toEqual(['k', 'k']);
     await model.onApplicationShutdown();
   });
 

@@ -41,13 +41,12 @@ interface VersionRead {
  *   still on its way, a gap, the listener down or resynchronizing) the request reads the database. Such reads
  *   are shared: one read of the version serves every request that arrived before it started.
  * - When this process owns the database (the embedded one), every statement of every connection passes
- *   through it, and it sees each announcement the moment PGlite writes it, before the commit is acknowledged
- *   to anyone (EmbeddedSocketServer.watch): the newest number committed is known without asking, `committed`.
- *   It stands in for the version read; the rest (LISTEN, the feed, gaps, reconnections) is the same code.
- * - A load keeps what it read only if it read at a version no older than `applied`: every change applied so
- *   far is in it, and every later one will be announced and drop it (`mayKeep`).
- * - A gap in the numbers or a resynchronization (after the listening connection was lost, when announcements
- *   may have been missed) forgets everything.
+ *   through it, and it sees each announcement the moment PGlite writes it into the committing connection's
+ *   output, before the commit is acknowledged to anyone (EmbeddedSocketServer.watch): the newest number
+ *   committed is known without asking, `committed`. It stands in for the version read; the rest (LISTEN, the
+ *   feed, gaps, reconnections) is the same code. It holds while the listening connection is up: its LISTEN
+ *   makes the one session announce every commit. A statement that may stop that (UNLISTEN, DISCARD) counts as
+ *   losing the connection: requests read the database until it has LISTENed and synchronized again.
  */
 @Injectable()
 export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicationShutdown {
@@ -67,6 +66,9 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   private failures = 0;
   /** The newest number committed, when this process sees every commit (see the class comment); else undefined. */
   private committed?: number;
+  /** When `committed` last grew, and when the listening connection last came up (performance.now()). */
+  private committedAt = 0;
+  private upSince = 0;
 
   constructor(
     private readonly pool: DatabasePool,
@@ -76,7 +78,13 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   ) {
     // Watching from before the listener's first synchronization: a commit is either older than that (and
     // included in it) or seen here. The embedded database is started by now (DatabasePool needs it).
-    if (embedded.watchCommits(READ_MODEL_CHANNEL, (payload) => this.sawCommit(payload))) this.committed = 0;
+    const watching = embedded.watchCommits(READ_MODEL_CHANNEL, {
+      committed: (payload) => this.sawCommit(payload),
+      mayHaveStoppedListening: () => {
+        if (this.client) this.lost(this.client, new Error('a connection ran UNLISTEN or DISCARD on the embedded database, which may stop its one session listening'));
+      },
+    });
+    if (watching) this.committed = 0;
   }
 
   onApplicationBootstrap(): void {
@@ -144,15 +152,16 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     return version >= this.applied;
   }
 
-  /** Where the database stands as a load starts: the newest number committed, or the time. */
+  /** When a load starts, for mayShare. */
   loadMark(): number {
-    return this.committed ?? performance.now();
+    return performance.now();
   }
 
   /** Whether a load started at `mark` (loadMark) read everything acknowledged before `asOf`. */
   mayShare(mark: number, asOf?: AsOf): boolean {
-    // Nothing committed since the load started; or the load started after `asOf`.
-    return this.committed !== undefined ? mark >= this.committed : mark >= asOfCall(asOf);
+    // The load started after `asOf`; or, seeing every commit, nothing was committed since it started.
+    if (this.committed === undefined) return mark >= asOfCall(asOf);
+    return this.state === 'up' && mark > this.upSince && mark > this.committedAt;
   }
 
   /** The version read by a statement that started at or after `arrivedAt`; one read serves many requests. */
@@ -197,6 +206,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
       this.listenerPid = pid;
       this.forget();
       this.applied = Number(version);
+      this.upSince = performance.now();
       this.state = 'up';
       this.reconnectDelayMs = RECONNECT_MIN_MS;
       this.failures = 0;
@@ -231,7 +241,10 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   private sawCommit(payload: string): void {
     const change = parseChange(payload);
     // Unreadable: the listener will say so and forget everything; here, no number to learn.
-    if (change && this.committed !== undefined && change.version > this.committed) this.committed = change.version;
+    if (change && this.committed !== undefined && change.version > this.committed) {
+      this.committed = change.version;
+      this.committedAt = performance.now();
+    }
   }
 
   private receive(client: Client, message: Notification): void {

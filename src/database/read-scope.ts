@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
  */
 export type AsOf = number;
 
-/** `asOf`, or now: what a call without a request reads. */
+/** `asOf`, or now: what a call without a request (or without a time: 0) reads. */
 export function asOfCall(asOf?: AsOf): AsOf {
-  return asOf ?? performance.now();
+  return asOf !== undefined && asOf > 0 ? asOf : performance.now();
 }

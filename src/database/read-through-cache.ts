@@ -17,7 +17,7 @@ export interface ChangeFeed {
   subscribe(table: ChangedTable, subscriber: ChangeSubscriber): void;
   inSync(asOf?: AsOf): Promise<boolean>;
   mayKeep(version: number): boolean;
-  /** Where the database stands as a load starts, for mayShare. */
+  /** When a load starts, for mayShare. */
   loadMark(): number;
   mayShare(loadMark: number, asOf?: AsOf): boolean;
 }
