@@ -69,22 +69,24 @@ describe('the read model on the embedded database the service owns', () => {
     const body = { name: 'kept', description: 'first', webhook_url: receiver.url(), json_schema: { type: 'object' } };
     expect((await call(url, 'POST', '/api/v1/gateway/actions', { token: jwt, body })).status).toBe(201);
     const where = `tenant_id = '${tenantId}' AND name = 'kept'`;
-    for (const stop of ['UNLISTEN *', 'DISCARD ALL', 'UNLISTEN read_model']) {
+    await describeAction('kept');
+    expect((await describeAction('kept')).body.action.description).toBe('first'); // from memory now
+    for (const [step, stop] of ['UNLISTEN *', 'DISCARD ALL', 'UNLISTEN read_model'].entries()) {
       // The change is in the same statement as what stops the listening, where it can be (DISCARD ALL cannot run in
-      // a transaction, so it goes first, alone): PGlite announces it to nobody.
-      const change = `UPDATE actions SET description = 'after ${stop}' WHERE ${where}`;
+      // a transaction, so it goes first, alone): PGlite announces it to nobody. Its own text names neither keyword.
+      const change = `UPDATE actions SET description = 'changed in step ${step}' WHERE ${where}`;
       if (stop.startsWith('DISCARD')) {
         await database.query(stop);
         await database.query(change);
       } else {
         await database.query(`${stop}; ${change}`);
       }
-      expect((await describeAction('kept')).body.action.description).toBe(`after ${stop}`);
+      expect((await describeAction('kept')).body.action.description).toBe(`changed in step ${step}`);
       await listeningAgain();
-      await database.query(`UPDATE actions SET description = $1 WHERE ${where}`, [`then edited (${stop})`]);
-      expect((await describeAction('kept')).body.action.description).toBe(`then edited (${stop})`);
+      await database.query(`UPDATE actions SET description = $1 WHERE ${where}`, [`then edited in step ${step}`]);
+      expect((await describeAction('kept')).body.action.description).toBe(`then edited in step ${step}`);
       const before = await memoryReads('actions');
-      expect((await describeAction('kept')).body.action.description).toBe(`then edited (${stop})`);
+      expect((await describeAction('kept')).body.action.description).toBe(`then edited in step ${step}`);
       expect(await memoryReads('actions')).toBeGreaterThan(before);
     }
   });

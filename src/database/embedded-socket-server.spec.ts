@@ -115,6 +115,31 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
     expect(seen).toEqual(['{"version":7}']);
   });
 
+  it('tells the watchers of every simple query naming UNLISTEN or DISCARD, whatever its length', async () => {
+    const { connection, seen } = await serverWith({ stream: Buffer.concat([commandComplete, readyForQuery]), sync: readyForQuery });
+    for (let pad = 0; pad < 300; pad++) {
+      for (const sql of [`UNLISTEN *;${' '.repeat(pad)}`, `DISCARD ALL${' '.repeat(pad)}`, `SELECT 1${' '.repeat(pad)}`]) {
+        seen.length = 0;
+        await connection.queue.enqueue(connection.handlerId, query(sql), () => undefined);
+        expect([sql.length, seen]).toEqual([sql.length, sql.startsWith('SELECT') ? [] : ['stopped?']]);
+      }
+    }
+  });
+
+  it('tells the watchers before such a statement runs, and again whenever a prepared one is bound', async () => {
+    const { connection, seen } = await serverWith({ stream: Buffer.concat([commandComplete, readyForQuery]), sync: readyForQuery });
+    const answered = () => seen.push('answered');
+    const parse = (name: string, sql: string) => message('P', Buffer.from(`${name}\0${sql}\0\0\0`));
+    const bind = (name: string) => message('B', Buffer.from(`\0${name}\0\0\0\0\0\0\0`));
+    await connection.queue.enqueue(connection.handlerId, parse('stop', 'UNLISTEN *'), answered);
+    await connection.queue.enqueue(connection.handlerId, parse('other', 'SELECT $1'), answered);
+    await connection.queue.enqueue(connection.handlerId, bind('stop'), answered);
+    await connection.queue.enqueue(connection.handlerId, bind('other'), answered);
+    await connection.queue.enqueue(connection.handlerId, parse('stop', 'SELECT 2'), answered); // the name now means something else
+    await connection.queue.enqueue(connection.handlerId, bind('stop'), answered);
+    expect(seen).toEqual(['stopped?', 'answered', 'answered', 'stopped?', 'answered', 'answered', 'answered', 'answered']);
+  });
+
   it('tells the watchers when a statement may stop the session listening (UNLISTEN, DISCARD), not otherwise', async () => {
     const { connection, seen } = await serverWith({ stream: Buffer.concat([commandComplete, readyForQuery]), sync: readyForQuery });
     for (const sql of ['LISTEN read_model', 'SELECT 1', 'UNLISTEN *', 'unlisten read_model', 'DISCARD ALL', 'SELECT \'listen\'']) {

@@ -29,16 +29,19 @@ interface Connection {
   socket: Socket;
   /** Channels this connection LISTENs on. */
   channels: Set<string>;
+  /** Its prepared statements whose text may stop the session listening: running one (Bind) says so again. */
+  stoppers: Set<string>;
 }
 
 const NOTIFICATION_RESPONSE = 0x41; // 'A'
 const SIMPLE_QUERY = 0x51; // 'Q'
 const PARSE = 0x50; // 'P'
+const BIND = 0x42; // 'B'
 /** Messages after which a connection's extended-protocol batch is still open (Parse, Bind, Describe, Execute, Close, Flush). */
 const BATCH_OPEN = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
 const SYNC = Uint8Array.from([0x53, 0, 0, 0, 4]);
 const ROLLBACK = simpleQuery('ROLLBACK');
-const LISTEN = /^\s*(UN)?LISTEN\s+(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_$]*)|(\*))\s*;?\s*$/i;
+const LISTEN = /^\s*(?:(UN)?LISTEN\s+(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_$]*)|(\*))|(DISCARD\s+ALL))\s*;?\s*$/i;
 /** Statements that may stop the one session listening, for every connection: UNLISTEN, and DISCARD (ALL). */
 const MAY_STOP_LISTENING = /\b(?:UNLISTEN|DISCARD)\b/i;
 
@@ -119,7 +122,7 @@ export class EmbeddedSocketServer {
       return;
     }
     const handler = new this.Handler({ queryQueue: this.queueFacade(), closeOnDetach: true });
-    this.connections.set(handler.handlerId, { handler, socket, channels: new Set() });
+    this.connections.set(handler.handlerId, { handler, socket, channels: new Set(), stoppers: new Set() });
     const forget = () => this.connections.delete(handler.handlerId);
     handler.addEventListener('close', forget);
     handler.addEventListener('error', forget);
@@ -184,7 +187,8 @@ export class EmbeddedSocketServer {
   private async run(job: Job): Promise<void> {
     const type = job.message[0];
     if (type === SIMPLE_QUERY) this.trackListen(job.handler, job.message);
-    const mayStopListening = (type === SIMPLE_QUERY || type === PARSE) && this.watchers.size > 0 && MAY_STOP_LISTENING.test(textOf(job.message));
+    // Told before the statement runs: its own answer, and anything committed after it, may then announce nothing.
+    if (this.watchers.size > 0 && this.mayStopListening(job)) this.tellStoppedListening();
     const framer = new OutputFramer((notification) => this.tellWatchers(notification));
     let bytes = 0;
     this.running = job;
@@ -203,7 +207,6 @@ export class EmbeddedSocketServer {
       return;
     } finally {
       this.running = undefined;
-      if (mayStopListening) for (const watchers of this.watchers.values()) for (const watcher of watchers) watcher.mayHaveStoppedListening();
     }
     this.batchOpen = BATCH_OPEN.has(type);
     this.owner = this.batchOpen || this.db.isInTransaction() ? job.handler : undefined;
@@ -212,12 +215,51 @@ export class EmbeddedSocketServer {
     job.resolve(bytes);
   }
 
+  /**
+   * Whether `job` may stop the one session listening: a simple query or a prepared statement whose text names
+   * UNLISTEN or DISCARD, or the Bind that runs such a prepared statement again. (Hidden in a function or dynamic
+   * SQL it is not seen: see docs/decisions.md, "Reads from memory".)
+   */
+  private mayStopListening(job: Job): boolean {
+    const { message } = job;
+    const type = message[0];
+    if (type === SIMPLE_QUERY) return MAY_STOP_LISTENING.test(textOf(message.subarray(5)));
+    const connection = this.connections.get(job.handler);
+    if (type === PARSE) {
+      // Parse: the statement's name, then its text, each ending in a NUL.
+      const nameEnd = message.indexOf(0, 5);
+      const name = textOf(message.subarray(5, nameEnd));
+      const stops = MAY_STOP_LISTENING.test(textOf(message.subarray(nameEnd + 1)));
+      if (stops) connection?.stoppers.add(name);
+      else connection?.stoppers.delete(name);
+      return stops;
+    }
+    if (type === BIND && connection && connection.stoppers.size > 0) {
+      // Bind: the portal's name, then the statement's, each ending in a NUL.
+      const portalEnd = message.indexOf(0, 5);
+      return connection.stoppers.has(textOf(message.subarray(portalEnd + 1, message.indexOf(0, portalEnd + 1))));
+    }
+    return false;
+  }
+
+  private tellStoppedListening(): void {
+    for (const watchers of this.watchers.values()) {
+      for (const watcher of watchers) {
+        try {
+          watcher.mayHaveStoppedListening();
+        } catch {
+          // A watcher's failure must not stop the queue.
+        }
+      }
+    }
+  }
+
   private trackListen(handler: number, message: Uint8Array): void {
     const match = LISTEN.exec(Buffer.from(message.subarray(5, message.length - 1)).toString('utf8'));
     const connection = this.connections.get(handler);
     if (!match || !connection) return;
-    if (match[4]) {
-      if (match[1]) connection.channels.clear(); // UNLISTEN *
+    if (match[4] || match[5]) {
+      if (match[1] || match[5]) connection.channels.clear(); // UNLISTEN *, DISCARD ALL
       return;
     }
     const channel = match[2] ?? match[3].toLowerCase();
@@ -238,11 +280,17 @@ export class EmbeddedSocketServer {
     if (!watchers) return;
     const start = notification.indexOf(0, 9) + 1;
     const payload = notification.subarray(start, notification.indexOf(0, start)).toString('utf8');
-    for (const watcher of watchers) watcher.committed(payload);
+    for (const watcher of watchers) {
+      try {
+        watcher.committed(payload);
+      } catch {
+        // A watcher's failure must not stop the queue.
+      }
+    }
   }
 }
 
-/** A protocol message's bytes as text (latin1: any byte, no copy of the message), to look for keywords in. */
+/** Bytes as text (latin1: any byte is a character), to look for keywords in. */
 function textOf(message: Uint8Array): string {
   return Buffer.from(message.buffer, message.byteOffset, message.length).toString('latin1');
 }

@@ -209,6 +209,32 @@ describe('ReadModel', () => {
     await model.onApplicationShutdown();
   });
 
+  it('on a database it owns, checks every 5 s that no commit went unseen, and resynchronizes if one did', async () => {
+    const { db, model } = await startedModel(true);
+    await model.auditCommitted();
+    expect(db.listeners).toHaveLength(1); // nothing unseen: nothing to do
+    expect(db.versionReads).toHaveLength(1);
+    db.listening = false; // stopped in a way nobody saw (an UNLISTEN inside a function)
+    db.commit('actions', 'a', true);
+    expect(await model.inSync()).toBe(true); // the watched number stands still: only the check can tell
+    await model.auditCommitted();
+    expect(db.listeners[0].ended).toBe(true);
+    expect(await model.inSync()).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 120)); // listening and synchronized again
+    expect(db.listeners).toHaveLength(2);
+    expect(await model.inSync()).toBe(true);
+    await model.onApplicationShutdown();
+  });
+
+  it('takes an arrival of 0 for now: it shares no version read that started earlier', async () => {
+    const { db, model } = await startedModel();
+    expect(await model.inSync(performance.now())).toBe(true);
+    expect(db.versionReads).toHaveLength(1);
+    expect(await model.inSync(0)).toBe(true);
+    expect(db.versionReads).toHaveLength(2);
+    await model.onApplicationShutdown();
+  });
+
   it('forgets the changed key, and everything on a gap in the numbers or a TRUNCATE', async () => {
     const { db, model } = await startedModel();
     const seen: string[] = [];
@@ -363,6 +389,20 @@ describe('ReadThroughCache', () => {
     expect(await Promise.all([first, second, later])).toEqual(['old', 'old', 'new']);
     expect(data.loads).toEqual(['k', 'k']);
     expect(db.versionReads).toEqual([]);
+    await model.onApplicationShutdown();
+  });
+
+  it('on a database it owns, shares no load while the listening connection is down', async () => {
+    const { db, model } = await startedModel(true);
+    const { data, cache, release } = heldCache(db, model);
+    const first = cache.get('k');
+    await settle();
+    db.listener.emit('error', new Error('terminated'));
+    const during = cache.get('k'); // the listener is down: nothing says the first load is still current
+    await settle();
+    release();
+    await Promise.all([first, during]);
+    expect(data.loads).toEqual(['k', 'k']);
     await model.onApplicationShutdown();
   });
 

@@ -14,6 +14,10 @@ const VERSION_SQL = 'SELECT version FROM read_model_version';
 const SYNC_SQL = 'SELECT version, pg_backend_pid() AS pid FROM read_model_version';
 const RECONNECT_MIN_MS = 50;
 const RECONNECT_MAX_MS = 5_000;
+/** Why the listening connection is dropped when a statement may have stopped the embedded session listening. */
+const STOPPED_LISTENING = Symbol('stopped listening');
+/** How often the embedded database's announced version is checked against the counter (auditCommitted). */
+const AUDIT_MS = 5_000;
 /** Behind the database with no announcement applied for this long: the connection is taken for dead and opened again. */
 const STUCK_MS = 3_000;
 
@@ -69,6 +73,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   /** When `committed` last grew, and when the listening connection last came up (performance.now()). */
   private committedAt = 0;
   private upSince = 0;
+  private auditTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly pool: DatabasePool,
@@ -81,7 +86,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     const watching = embedded.watchCommits(READ_MODEL_CHANNEL, {
       committed: (payload) => this.sawCommit(payload),
       mayHaveStoppedListening: () => {
-        if (this.client) this.lost(this.client, new Error('a connection ran UNLISTEN or DISCARD on the embedded database, which may stop its one session listening'));
+        if (this.client) this.lost(this.client, STOPPED_LISTENING);
       },
     });
     if (watching) this.committed = 0;
@@ -89,11 +94,13 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
 
   onApplicationBootstrap(): void {
     void this.connect();
+    if (this.committed !== undefined) this.auditTimer = setInterval(() => void this.auditCommitted().catch(() => undefined), AUDIT_MS).unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
+    clearInterval(this.auditTimer);
     const client = this.client;
     this.client = undefined;
     this.state = 'down';
@@ -150,6 +157,20 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   /** Whether a load may keep what it read at `version` (the read model's version in the same statement). */
   mayKeep(version: number): boolean {
     return version >= this.applied;
+  }
+
+  /**
+   * The safety net of `committed` (run every 5 s when this process owns the database): were the session to stop
+   * listening in a way the socket server cannot see (an UNLISTEN inside a function or dynamic SQL), commits
+   * would announce nothing and `committed` would stand still. A version beyond it means just that: the listening
+   * connection is taken for lost (read the database, LISTEN and synchronize again).
+   */
+  async auditCommitted(): Promise<void> {
+    if (this.committed === undefined || this.state !== 'up') return;
+    const client = this.client;
+    const [{ version }] = await this.pool.query<{ version: string }>(VERSION_SQL);
+    // A commit the socket server saw is in `committed` before the commit ends, so before this read could see it.
+    if (Number(version) > this.committed && client && this.client === client) this.lost(client, STOPPED_LISTENING);
   }
 
   /** When a load starts, for mayShare. */
@@ -218,6 +239,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   }
 
   private lost(client: Client, error?: unknown): void {
+    const expected = error === STOPPED_LISTENING;
     if (this.client !== client) return;
     this.client = undefined;
     this.state = 'down';
@@ -226,6 +248,11 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     client.removeAllListeners('notification');
     void client.end().catch(() => undefined);
     if (this.stopped) return;
+    if (expected) {
+      this.logger.log('the embedded database may have stopped listening (UNLISTEN or DISCARD by a connection): reading from the database until listening again');
+      this.reconnectTimer = setTimeout(() => void this.connect(), RECONNECT_MIN_MS);
+      return;
+    }
     // One warning per outage, not one per attempt: the attempts go on every 5 s for as long as it lasts. Pending
     // migrations are said once at start (Migrations); here they are named, without a stack.
     const level = this.failures++ === 0 ? 'warn' : 'debug';
