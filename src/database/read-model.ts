@@ -44,6 +44,10 @@ interface VersionRead {
  *   request arrived was committed before that read, so memory already reflects it. Otherwise (an announcement
  *   still on its way, a gap, the listener down or resynchronizing) the request reads the database. Such reads
  *   are shared: one read of the version serves every request that arrived before it started.
+ * - A load keeps what it read only if it read at a version no older than `applied`: every change applied so
+ *   far is in it, and every later one will be announced and drop it (`mayKeep`).
+ * - A gap in the numbers or a resynchronization (after the listening connection was lost, when announcements
+ *   may have been missed) forgets everything.
  * - When this process owns the database (the embedded one), every statement of every connection passes
  *   through it, and it sees each announcement the moment PGlite writes it into the committing connection's
  *   output, before the commit is acknowledged to anyone (EmbeddedSocketServer.watch): the newest number
@@ -173,16 +177,11 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     if (Number(version) > this.committed && client && this.client === client) this.lost(client, STOPPED_LISTENING);
   }
 
-  /** When a load starts, for mayShare. */
-  loadMark(): number {
-    return performance.now();
-  }
-
-  /** Whether a load started at `mark` (loadMark) read everything acknowledged before `asOf`. */
-  mayShare(mark: number, asOf?: AsOf): boolean {
+  /** Whether a load that started at `loadStartedAt` (performance.now()) read everything acknowledged before `asOf`. */
+  mayShare(loadStartedAt: number, asOf?: AsOf): boolean {
     // The load started after `asOf`; or, seeing every commit, nothing was committed since it started.
-    if (this.committed === undefined) return mark >= asOfCall(asOf);
-    return this.state === 'up' && mark > this.upSince && mark > this.committedAt;
+    if (this.committed === undefined) return loadStartedAt >= asOfCall(asOf);
+    return this.state === 'up' && loadStartedAt > this.upSince && loadStartedAt > this.committedAt;
   }
 
   /** The version read by a statement that started at or after `arrivedAt`; one read serves many requests. */
@@ -239,7 +238,6 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   }
 
   private lost(client: Client, error?: unknown): void {
-    const expected = error === STOPPED_LISTENING;
     if (this.client !== client) return;
     this.client = undefined;
     this.state = 'down';
@@ -248,7 +246,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     client.removeAllListeners('notification');
     void client.end().catch(() => undefined);
     if (this.stopped) return;
-    if (expected) {
+    if (error === STOPPED_LISTENING) {
       this.logger.log('the embedded database may have stopped listening (UNLISTEN or DISCARD by a connection): reading from the database until listening again');
       this.reconnectTimer = setTimeout(() => void this.connect(), RECONNECT_MIN_MS);
       return;

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { performance } from 'node:perf_hooks';
 import { AsOf } from './read-scope';
 
 /** The tables whose changes are announced (migration 1763870000000-read-model-changes). */
@@ -17,9 +18,7 @@ export interface ChangeFeed {
   subscribe(table: ChangedTable, subscriber: ChangeSubscriber): void;
   inSync(asOf?: AsOf): Promise<boolean>;
   mayKeep(version: number): boolean;
-  /** When a load starts, for mayShare. */
-  loadMark(): number;
-  mayShare(loadMark: number, asOf?: AsOf): boolean;
+  mayShare(loadStartedAt: number, asOf?: AsOf): boolean;
 }
 
 /** A value read from the database, with `read_model_version` as the same statement saw it. */
@@ -41,7 +40,7 @@ export interface ReadThroughCacheOptions<K extends string, V> {
 }
 
 interface Loading<V> {
-  mark: number;
+  startedAt: number;
   promise: Promise<V>;
 }
 
@@ -89,10 +88,10 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
 
   private load(key: K, asOf: AsOf | undefined): Promise<V> {
     const pending = this.loading.get(key);
-    if (pending && this.feed.mayShare(pending.mark, asOf)) return pending.promise;
+    if (pending && this.feed.mayShare(pending.startedAt, asOf)) return pending.promise;
     this.options.reads.database.inc();
     const loading: Loading<V> = {
-      mark: this.feed.loadMark(),
+      startedAt: performance.now(),
       promise: this.options.load(key).then(
         ({ version, value }) => {
           if (this.loading.get(key) === loading) this.loading.delete(key);
