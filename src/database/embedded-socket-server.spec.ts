@@ -54,12 +54,15 @@ describe('OutputFramer (the embedded server taking notifications out of PGlite o
 
 describe('EmbeddedSocketServer: what the process learns of commits (watch)', () => {
   /** PGlite as the server uses it: every statement's output is what the test says; a session in no transaction. */
-  function fakeSession(outputs: { stream: Buffer; sync: Buffer }) {
+  function fakeSession(outputs: { stream: Buffer | Buffer[]; sync: Buffer }, calls: Buffer[] = []) {
     return {
       waitReady: Promise.resolve(),
       runExclusive: <T>(work: () => Promise<T>) => work(),
       execProtocolRaw: async (message: Uint8Array) => (message[0] === 0x53 ? outputs.sync : Buffer.alloc(0)),
-      execProtocolRawStream: async (_message: Uint8Array, options: { onRawData: (chunk: Uint8Array) => void }) => options.onRawData(outputs.stream),
+      execProtocolRawStream: async (input: Uint8Array, options: { onRawData: (chunk: Uint8Array) => void }) => {
+        calls.push(Buffer.from(input));
+        for (const chunk of Array.isArray(outputs.stream) ? outputs.stream : [outputs.stream]) options.onRawData(chunk);
+      },
       isInTransaction: () => false,
     };
   }
@@ -80,36 +83,40 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
     async detach(): Promise<void> {}
   }
 
-  let stop: (() => Promise<void>) | undefined;
+  const stops: Array<() => Promise<void>> = [];
   afterEach(async () => {
-    await stop?.();
-    stop = undefined;
+    for (const stop of stops.splice(0)) await stop();
   });
 
   /** A server on the fake session with one connection, and what its watcher on `read_model` was told. */
-  async function serverWith(outputs: { stream: Buffer; sync: Buffer }) {
-    handlers.length = 0;
-    const server = new EmbeddedSocketServer(fakeSession(outputs) as never, FakeHandler as never, 10);
+  async function serverWith(outputs: { stream: Buffer | Buffer[]; sync: Buffer }, calls: Buffer[] = []) {
+    const first = handlers.length;
+    const server = new EmbeddedSocketServer(fakeSession(outputs, calls) as never, FakeHandler as never, 10);
     const port = await server.start('127.0.0.1');
     const socket = connect(port, '127.0.0.1');
-    stop = async () => {
+    stops.push(async () => {
       socket.destroy();
       await server.stop();
-    };
+    });
     await new Promise((resolve) => socket.once('connect', resolve));
-    for (let wait = 0; wait < 100 && handlers.length === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let wait = 0; wait < 100 && handlers.length === first; wait++) await new Promise((resolve) => setTimeout(resolve, 5));
     const seen: string[] = [];
     server.watch('read_model', { committed: (payload) => seen.push(payload), mayHaveStoppedListening: () => seen.push('stopped?') });
-    return { connection: handlers[0], seen };
+    return { connection: handlers[first], seen };
   }
 
   const execute = message('E', Buffer.from([0, 0, 0, 0, 0]));
+  const flush = message('H', Buffer.alloc(0));
+  const sync = message('S', Buffer.alloc(0));
   const query = (sql: string) => message('Q', Buffer.from(`${sql}\0`));
+  const parse = (name: string, sql: string) => message('P', Buffer.from(`${name}\0${sql}\0\0\0`));
+  const bind = (name: string) => message('B', Buffer.from(`\0${name}\0\0\0\0\0\0\0`));
 
   it('sees the announcements of a batch that a vanished connection left open, which the Sync commits', async () => {
     const announced = notification('read_model', '{"version":7}');
     const { connection, seen } = await serverWith({ stream: commandComplete, sync: Buffer.concat([announced, readyForQuery]) });
-    await connection.queue.enqueue(connection.handlerId, execute, () => undefined); // Execute, no Sync: the batch stays open
+    await connection.queue.enqueue(connection.handlerId, execute, () => undefined);
+    await connection.queue.enqueue(connection.handlerId, flush, () => undefined); // Execute, Flush, no Sync: the batch stays open
     expect(seen).toEqual([]);
     await connection.queue.clearTransactionIfNeeded(connection.handlerId); // the connection went away
     expect(seen).toEqual(['{"version":7}']);
@@ -129,15 +136,58 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
   it('tells the watchers before such a statement runs, and again whenever a prepared one is bound', async () => {
     const { connection, seen } = await serverWith({ stream: Buffer.concat([commandComplete, readyForQuery]), sync: readyForQuery });
     const answered = () => seen.push('answered');
-    const parse = (name: string, sql: string) => message('P', Buffer.from(`${name}\0${sql}\0\0\0`));
-    const bind = (name: string) => message('B', Buffer.from(`\0${name}\0\0\0\0\0\0\0`));
-    await connection.queue.enqueue(connection.handlerId, parse('stop', 'UNLISTEN *'), answered);
-    await connection.queue.enqueue(connection.handlerId, parse('other', 'SELECT $1'), answered);
-    await connection.queue.enqueue(connection.handlerId, bind('stop'), answered);
-    await connection.queue.enqueue(connection.handlerId, bind('other'), answered);
-    await connection.queue.enqueue(connection.handlerId, parse('stop', 'SELECT 2'), answered); // the name now means something else
-    await connection.queue.enqueue(connection.handlerId, bind('stop'), answered);
-    expect(seen).toEqual(['stopped?', 'answered', 'answered', 'stopped?', 'answered', 'answered', 'answered', 'answered']);
+    const batch = async (...messages: Buffer[]) => {
+      for (const each of [...messages, sync]) await connection.queue.enqueue(connection.handlerId, each, answered);
+    };
+    await batch(parse('stop', 'UNLISTEN *'));
+    await batch(parse('other', 'SELECT $1'));
+    await batch(bind('stop'), execute);
+    await batch(bind('other'), execute);
+    await batch(parse('stop', 'SELECT 2')); // the name now means something else
+    await batch(bind('stop'), execute);
+    await batch(bind('other'), parse('again', 'DISCARD ALL'), bind('other'));
+    expect(seen).toEqual(['stopped?', 'answered', 'answered', 'stopped?', 'answered', 'answered', 'answered', 'answered', 'stopped?', 'answered']);
+  });
+
+  it("holds a batch's messages until the client asks for their answers, then runs them in one call and answers in one write", async () => {
+    const calls: Buffer[] = [];
+    const { connection } = await serverWith({ stream: [parseComplete, dataRow, commandComplete, readyForQuery], sync: readyForQuery }, calls);
+    const writes: Buffer[] = [];
+    const send = (each: Buffer) => connection.queue.enqueue(connection.handlerId, each, (data) => writes.push(Buffer.from(data)));
+    const held = [parse('', 'SELECT $1'), bind(''), message('D', Buffer.from('P\0')), execute];
+    for (const each of held) expect(await send(each)).toBe(0);
+    expect([calls, writes]).toEqual([[], []]);
+    expect(await send(sync)).toBe(Buffer.concat([parseComplete, dataRow, commandComplete, readyForQuery]).length);
+    expect(calls).toEqual([Buffer.concat([...held, sync])]);
+    expect(writes).toEqual([Buffer.concat([parseComplete, dataRow, commandComplete, readyForQuery])]);
+
+    // A Flush asks for the answers too (the batch stays open); a simple query runs at once.
+    calls.length = 0;
+    await send(execute);
+    await send(flush);
+    await send(query('SELECT 1'));
+    expect(calls).toEqual([Buffer.concat([execute, flush]), query('SELECT 1')]);
+  });
+
+  it('runs nothing a connection held when it goes away, and runs a held batch at once past 1 MB', async () => {
+    const calls: Buffer[] = [];
+    const { connection } = await serverWith({ stream: readyForQuery, sync: readyForQuery }, calls);
+    await connection.queue.enqueue(connection.handlerId, parse('', 'SELECT 1'), () => undefined);
+    await connection.queue.clearTransactionIfNeeded(connection.handlerId); // the connection went away
+    expect(calls).toEqual([]);
+
+    const { connection: second } = await serverWith({ stream: readyForQuery, sync: readyForQuery }, calls);
+    const big = bind(''.padEnd(300_000, 'x'));
+    for (let count = 0; count < 4; count++) await second.queue.enqueue(second.handlerId, big, () => undefined);
+    expect(calls.map((call) => call.length)).toEqual([4 * big.length]);
+  });
+
+  it('writes a long answer in pieces of 64 kB as it comes, not all at the end', async () => {
+    const row = message('D', Buffer.alloc(40_000, 1));
+    const { connection } = await serverWith({ stream: [row, row, row, row, commandComplete, readyForQuery], sync: readyForQuery });
+    const writes: number[] = [];
+    await connection.queue.enqueue(connection.handlerId, query('SELECT rows'), (data) => writes.push(data.length));
+    expect(writes).toEqual([2 * row.length, 2 * row.length, commandComplete.length + readyForQuery.length]);
   });
 
   it('tells the watchers when a statement may stop the session listening (UNLISTEN, DISCARD), not otherwise', async () => {

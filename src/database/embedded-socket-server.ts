@@ -18,7 +18,9 @@ type Session = Pick<PGlite, 'waitReady' | 'runExclusive' | 'execProtocolRaw' | '
 
 interface Job {
   handler: number;
-  message: Uint8Array;
+  /** Whole protocol messages of one connection, in order, run by PGlite in one call. */
+  messages: Uint8Array[];
+  /** Where the job's output goes: the connection's socket, in one write (or one per WRITE_BYTES). */
   onData: (data: Uint8Array) => void;
   resolve: (bytes: number) => void;
   reject: (error: unknown) => void;
@@ -31,6 +33,9 @@ interface Connection {
   channels: Set<string>;
   /** Its prepared statements whose text may stop the session listening: running one (Bind) says so again. */
   stoppers: Set<string>;
+  /** Its messages held until it asks for their answers (see HELD), and their size. */
+  held: Uint8Array[];
+  heldBytes: number;
 }
 
 const NOTIFICATION_RESPONSE = 0x41; // 'A'
@@ -39,6 +44,17 @@ const PARSE = 0x50; // 'P'
 const BIND = 0x42; // 'B'
 /** Messages after which a connection's extended-protocol batch is still open (Parse, Bind, Describe, Execute, Close, Flush). */
 const BATCH_OPEN = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
+/**
+ * Messages whose answers a client reads only after it sends Sync or Flush: Parse, Bind, Describe, Execute, Close
+ * (PostgreSQL itself buffers their answers until then). They are held and run with the message that asks for
+ * the answers, in one PGlite call whose output goes out in one write: a parameterized query (Parse, Bind,
+ * Describe, Execute, Sync) then costs one call and one write instead of five of each.
+ */
+const HELD = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
+/** A connection holding more than this (a batch without Sync) has it run at once, answers and all. */
+const MAX_HELD_BYTES = 1_048_576;
+/** A job's output is written when it ends, or as soon as this much is waiting. */
+const WRITE_BYTES = 65_536;
 const SYNC = Uint8Array.from([0x53, 0, 0, 0, 4]);
 const ROLLBACK = simpleQuery('ROLLBACK');
 const LISTEN = /^\s*(?:(UN)?LISTEN\s+(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_$]*)|(\*))|(DISCARD\s+ALL))\s*;?\s*$/i;
@@ -122,23 +138,38 @@ export class EmbeddedSocketServer {
       return;
     }
     const handler = new this.Handler({ queryQueue: this.queueFacade(), closeOnDetach: true });
-    this.connections.set(handler.handlerId, { handler, socket, channels: new Set(), stoppers: new Set() });
+    this.connections.set(handler.handlerId, { handler, socket, channels: new Set(), stoppers: new Set(), held: [], heldBytes: 0 });
     const forget = () => this.connections.delete(handler.handlerId);
     handler.addEventListener('close', forget);
     handler.addEventListener('error', forget);
     await handler.attach(socket);
   }
 
-  /** What pglite-socket's handler calls: its own queue's methods, served by this server. */
+  /**
+   * What pglite-socket's handler calls: its own queue's methods, served by this server. The handler hands over
+   * one message at a time and waits for each; a held one (HELD) is answered at once, with no bytes, and runs
+   * with the next message that is not.
+   */
   private queueFacade(): QueueFacade {
     return {
-      enqueue: (handler: number, message: Uint8Array, onData: (data: Uint8Array) => void) =>
-        new Promise<number>((resolve, reject) => {
-          this.queue.push({ handler, message, onData, resolve, reject });
-          void this.drain();
-        }),
+      enqueue: (handler: number, message: Uint8Array, onData: (data: Uint8Array) => void) => {
+        const connection = this.connections.get(handler);
+        if (!connection) return this.submit(handler, [message], onData);
+        connection.held.push(message);
+        connection.heldBytes += message.length;
+        if (HELD.has(message[0]) && connection.heldBytes < MAX_HELD_BYTES) return Promise.resolve(0);
+        const messages = connection.held;
+        connection.held = [];
+        connection.heldBytes = 0;
+        return this.submit(handler, messages, onData);
+      },
       getQueueLength: () => this.queue.length,
       clearQueueForHandler: (handler: number) => {
+        const connection = this.connections.get(handler);
+        if (connection) {
+          connection.held = [];
+          connection.heldBytes = 0;
+        }
         for (let index = this.queue.length - 1; index >= 0; index--) {
           if (this.queue[index].handler !== handler) continue;
           this.queue.splice(index, 1)[0].reject(new Error('Handler disconnected'));
@@ -146,6 +177,13 @@ export class EmbeddedSocketServer {
       },
       clearTransactionIfNeeded: (handler: number) => this.release(handler),
     };
+  }
+
+  private submit(handler: number, messages: Uint8Array[], onData: (data: Uint8Array) => void): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      this.queue.push({ handler, messages, onData, resolve, reject });
+      void this.drain();
+    });
   }
 
   /** A connection went away: if it held the session, end its batch and roll its transaction back. */
@@ -185,61 +223,60 @@ export class EmbeddedSocketServer {
   }
 
   private async run(job: Job): Promise<void> {
-    const type = job.message[0];
-    if (type === SIMPLE_QUERY) this.trackListen(job.handler, job.message);
-    // Told before the statement runs: its own answer, and anything committed after it, may then announce nothing.
-    if (this.watchers.size > 0 && this.mayStopListening(job)) this.tellStoppedListening();
+    const { handler, messages } = job;
+    for (const message of messages) if (message[0] === SIMPLE_QUERY) this.trackListen(handler, message);
+    // Told before the statements run: their own answers, and anything committed after them, may then announce nothing.
+    if (this.watchers.size > 0 && this.mayStopListening(handler, messages)) this.tellStoppedListening();
     const framer = new OutputFramer((notification) => this.tellWatchers(notification));
-    let bytes = 0;
+    const output = new PendingOutput(job.onData);
     this.running = job;
     try {
       await this.db.runExclusive(() =>
-        this.db.execProtocolRawStream(job.message, {
-          onRawData: (chunk) => {
-            const passed = framer.push(chunk);
-            bytes += passed.length;
-            if (passed.length > 0) job.onData(passed);
-          },
+        this.db.execProtocolRawStream(messages.length === 1 ? messages[0] : Buffer.concat(messages), {
+          onRawData: (chunk) => output.add(framer.push(chunk)),
         }),
       );
     } catch (error) {
       job.reject(error);
       return;
     } finally {
+      output.flush();
       this.running = undefined;
     }
-    this.batchOpen = BATCH_OPEN.has(type);
-    this.owner = this.batchOpen || this.db.isInTransaction() ? job.handler : undefined;
+    this.batchOpen = BATCH_OPEN.has(messages[messages.length - 1][0]);
+    this.owner = this.batchOpen || this.db.isInTransaction() ? handler : undefined;
     if (this.owner !== undefined && !this.connections.has(this.owner)) await this.settleAbandoned();
     for (const notification of framer.notifications) this.relay(notification);
-    job.resolve(bytes);
+    job.resolve(output.bytes);
   }
 
   /**
-   * Whether `job` may stop the one session listening: a simple query or a prepared statement whose text names
-   * UNLISTEN or DISCARD, or the Bind that runs such a prepared statement again. (Hidden in a function or dynamic
-   * SQL it is not seen: see docs/decisions.md, "Reads from memory".)
+   * Whether any of `messages` may stop the one session listening: a simple query or a prepared statement whose
+   * text names UNLISTEN or DISCARD, or the Bind that runs such a prepared statement again. (Hidden in a function
+   * or dynamic SQL it is not seen: see docs/decisions.md, "Reads from memory".)
    */
-  private mayStopListening(job: Job): boolean {
-    const { message } = job;
-    const type = message[0];
-    if (type === SIMPLE_QUERY) return MAY_STOP_LISTENING.test(textOf(message.subarray(5)));
-    const connection = this.connections.get(job.handler);
-    if (type === PARSE) {
-      // Parse: the statement's name, then its text, each ending in a NUL.
-      const nameEnd = message.indexOf(0, 5);
-      const name = textOf(message.subarray(5, nameEnd));
-      const stops = MAY_STOP_LISTENING.test(textOf(message.subarray(nameEnd + 1)));
-      if (stops) connection?.stoppers.add(name);
-      else connection?.stoppers.delete(name);
-      return stops;
+  private mayStopListening(handler: number, messages: Uint8Array[]): boolean {
+    const connection = this.connections.get(handler);
+    let stops = false;
+    for (const message of messages) {
+      const type = message[0];
+      if (type === SIMPLE_QUERY) {
+        stops ||= MAY_STOP_LISTENING.test(textOf(message.subarray(5)));
+      } else if (type === PARSE) {
+        // Parse: the statement's name, then its text, each ending in a NUL.
+        const nameEnd = message.indexOf(0, 5);
+        const name = textOf(message.subarray(5, nameEnd));
+        const named = MAY_STOP_LISTENING.test(textOf(message.subarray(nameEnd + 1)));
+        if (named) connection?.stoppers.add(name);
+        else connection?.stoppers.delete(name);
+        stops ||= named;
+      } else if (type === BIND && connection && connection.stoppers.size > 0) {
+        // Bind: the portal's name, then the statement's, each ending in a NUL.
+        const portalEnd = message.indexOf(0, 5);
+        stops ||= connection.stoppers.has(textOf(message.subarray(portalEnd + 1, message.indexOf(0, portalEnd + 1))));
+      }
     }
-    if (type === BIND && connection && connection.stoppers.size > 0) {
-      // Bind: the portal's name, then the statement's, each ending in a NUL.
-      const portalEnd = message.indexOf(0, 5);
-      return connection.stoppers.has(textOf(message.subarray(portalEnd + 1, message.indexOf(0, portalEnd + 1))));
-    }
-    return false;
+    return stops;
   }
 
   private tellStoppedListening(): void {
@@ -307,6 +344,33 @@ function simpleQuery(sql: string): Uint8Array {
   message.writeInt32BE(4 + text.length, 1);
   text.copy(message, 5);
   return message;
+}
+
+/**
+ * A job's output on its way to the connection: PGlite streams it in pieces (views of its memory, so copied), and
+ * they go out together, in one write when the job ends, or whenever WRITE_BYTES have gathered.
+ */
+class PendingOutput {
+  bytes = 0;
+  private pieces: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly write: (data: Uint8Array) => void) {}
+
+  add(piece: Uint8Array): void {
+    if (piece.length === 0) return;
+    this.pieces.push(Buffer.from(piece));
+    this.size += piece.length;
+    this.bytes += piece.length;
+    if (this.size >= WRITE_BYTES) this.flush();
+  }
+
+  flush(): void {
+    if (this.size === 0) return;
+    this.write(this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces, this.size));
+    this.pieces = [];
+    this.size = 0;
+  }
 }
 
 /**
