@@ -10,6 +10,10 @@ import { Receiver } from './support/receiver';
  * DATA_DIR, secrets generated there, data kept across restarts, and a command line that goes through the
  * running service because only one process may open the data directory.
  */
+
+// A test here starts up to six Node processes one after the other (services, the command line, which may open
+// PGlite itself): about 20 s on an idle 2-core machine, past the default 60 s when the browser tests run beside it.
+jest.setTimeout(180_000);
 describe('embedded database and the command line', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'agw-embedded-'));
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
