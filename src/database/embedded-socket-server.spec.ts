@@ -58,7 +58,10 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
     return {
       waitReady: Promise.resolve(),
       runExclusive: <T>(work: () => Promise<T>) => work(),
-      execProtocolRaw: async (message: Uint8Array) => (message[0] === 0x53 ? outputs.sync : Buffer.alloc(0)),
+      execProtocolRaw: async (input: Uint8Array) => {
+        calls.push(Buffer.from(input));
+        return outputs.sync;
+      },
       execProtocolRawStream: async (input: Uint8Array, options: { onRawData: (chunk: Uint8Array) => void }) => {
         calls.push(Buffer.from(input));
         for (const chunk of Array.isArray(outputs.stream) ? outputs.stream : [outputs.stream]) options.onRawData(chunk);
@@ -112,14 +115,26 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
   const parse = (name: string, sql: string) => message('P', Buffer.from(`${name}\0${sql}\0\0\0`));
   const bind = (name: string) => message('B', Buffer.from(`\0${name}\0\0\0\0\0\0\0`));
 
-  it('sees the announcements of a batch that a vanished connection left open, which the Sync commits', async () => {
+  it('rolls back a batch that a vanished connection left open: a failing statement, then Sync', async () => {
     const announced = notification('read_model', '{"version":7}');
-    const { connection, seen } = await serverWith({ stream: commandComplete, sync: Buffer.concat([announced, readyForQuery]) });
+    const calls: Buffer[] = [];
+    const { connection, seen } = await serverWith({ stream: commandComplete, sync: Buffer.concat([announced, readyForQuery]) }, calls);
     await connection.queue.enqueue(connection.handlerId, execute, () => undefined);
     await connection.queue.enqueue(connection.handlerId, flush, () => undefined); // Execute, Flush, no Sync: the batch stays open
-    expect(seen).toEqual([]);
+    expect(calls).toEqual([Buffer.concat([execute, flush])]);
     await connection.queue.clearTransactionIfNeeded(connection.handlerId); // the connection went away
-    expect(seen).toEqual(['{"version":7}']);
+    expect(calls[1]).toEqual(Buffer.concat([parse('', 'abandoned batch'), sync]));
+    expect(seen).toEqual(['{"version":7}']); // whatever the settling announces is seen like any other output
+  });
+
+  it('never hands PGlite a Terminate, and drops what the connection held', async () => {
+    const calls: Buffer[] = [];
+    const { connection } = await serverWith({ stream: readyForQuery, sync: readyForQuery }, calls);
+    for (const each of [parse('', 'SELECT 1'), bind(''), execute, message('X', Buffer.alloc(0))]) {
+      expect(await connection.queue.enqueue(connection.handlerId, each, () => undefined)).toBe(0);
+    }
+    await connection.queue.enqueue(connection.handlerId, sync, () => undefined);
+    expect(calls).toEqual([sync]);
   });
 
   it('tells the watchers of every simple query naming UNLISTEN or DISCARD, whatever its length', async () => {

@@ -55,7 +55,13 @@ const HELD = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
 const MAX_HELD_BYTES = 1_048_576;
 /** A job's output is written when it ends, or as soon as this much is waiting. */
 const WRITE_BYTES = 65_536;
+const TERMINATE = 0x58; // 'X'
 const SYNC = Uint8Array.from([0x53, 0, 0, 0, 4]);
+/**
+ * Ends an abandoned batch as PostgreSQL does when its client goes: nothing it ran is committed. The Parse fails
+ * (a syntax error), which makes the Sync roll the batch's implicit transaction back.
+ */
+const ABANDON_BATCH = Buffer.concat([protocolMessage(PARSE, Buffer.from('\0abandoned batch\0\0\0')), SYNC]);
 const ROLLBACK = simpleQuery('ROLLBACK');
 const LISTEN = /^\s*(?:(UN)?LISTEN\s+(?:"([^"]+)"|([A-Za-z_][A-Za-z0-9_$]*)|(\*))|(DISCARD\s+ALL))\s*;?\s*$/i;
 /** Statements that may stop the one session listening, for every connection: UNLISTEN, and DISCARD (ALL). */
@@ -154,6 +160,16 @@ export class EmbeddedSocketServer {
     return {
       enqueue: (handler: number, message: Uint8Array, onData: (data: Uint8Array) => void) => {
         const connection = this.connections.get(handler);
+        if (message[0] === TERMINATE) {
+          // The client is leaving: what it held goes unrun, as PostgreSQL drops an unsynced batch, and PGlite is
+          // not given the Terminate (after other messages in one call, it wedges the session). The socket's close
+          // settles whatever the connection left open (release).
+          if (connection) {
+            connection.held = [];
+            connection.heldBytes = 0;
+          }
+          return Promise.resolve(0);
+        }
         if (!connection) return this.submit(handler, [message], onData);
         connection.held.push(message);
         connection.heldBytes += message.length;
@@ -196,10 +212,10 @@ export class EmbeddedSocketServer {
   }
 
   private async settleAbandoned(): Promise<void> {
-    // A Sync ends the batch, committing what it ran: its announcements go out like any other.
+    // Nothing of an abandoned batch or transaction is committed; should anything announce, it goes out as usual.
     const framer = new OutputFramer((notification) => this.tellWatchers(notification));
     await this.db.runExclusive(async () => {
-      if (this.batchOpen) framer.push(await this.db.execProtocolRaw(SYNC));
+      if (this.batchOpen) framer.push(await this.db.execProtocolRaw(ABANDON_BATCH));
       if (this.db.isInTransaction()) framer.push(await this.db.execProtocolRaw(ROLLBACK));
     });
     this.owner = undefined;
@@ -338,11 +354,15 @@ function channelOf(notification: Buffer): string {
 }
 
 function simpleQuery(sql: string): Uint8Array {
-  const text = Buffer.from(`${sql}\0`, 'utf8');
-  const message = Buffer.alloc(5 + text.length);
-  message[0] = SIMPLE_QUERY;
-  message.writeInt32BE(4 + text.length, 1);
-  text.copy(message, 5);
+  return protocolMessage(SIMPLE_QUERY, Buffer.from(`${sql}\0`, 'utf8'));
+}
+
+/** A protocol message: its type, its length, its body. */
+function protocolMessage(type: number, body: Buffer): Buffer {
+  const message = Buffer.alloc(5 + body.length);
+  message[0] = type;
+  message.writeInt32BE(4 + body.length, 1);
+  body.copy(message, 5);
   return message;
 }
 
