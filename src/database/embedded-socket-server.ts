@@ -164,28 +164,19 @@ export class EmbeddedSocketServer {
           // The client is leaving: what it held goes unrun, as PostgreSQL drops an unsynced batch, and PGlite is
           // not given the Terminate (after other messages in one call, it wedges the session). The socket's close
           // settles whatever the connection left open (release).
-          if (connection) {
-            connection.held = [];
-            connection.heldBytes = 0;
-          }
+          if (connection) takeHeld(connection);
           return Promise.resolve(0);
         }
         if (!connection) return this.submit(handler, [message], onData);
         connection.held.push(message);
         connection.heldBytes += message.length;
         if (HELD.has(message[0]) && connection.heldBytes < MAX_HELD_BYTES) return Promise.resolve(0);
-        const messages = connection.held;
-        connection.held = [];
-        connection.heldBytes = 0;
-        return this.submit(handler, messages, onData);
+        return this.submit(handler, takeHeld(connection), onData);
       },
       getQueueLength: () => this.queue.length,
       clearQueueForHandler: (handler: number) => {
         const connection = this.connections.get(handler);
-        if (connection) {
-          connection.held = [];
-          connection.heldBytes = 0;
-        }
+        if (connection) takeHeld(connection);
         for (let index = this.queue.length - 1; index >= 0; index--) {
           if (this.queue[index].handler !== handler) continue;
           this.queue.splice(index, 1)[0].reject(new Error('Handler disconnected'));
@@ -341,6 +332,14 @@ export class EmbeddedSocketServer {
       }
     }
   }
+}
+
+/** What `connection` holds, in order; it then holds nothing. */
+function takeHeld(connection: Connection): Uint8Array[] {
+  const messages = connection.held;
+  connection.held = [];
+  connection.heldBytes = 0;
+  return messages;
 }
 
 /** Bytes as text (latin1: any byte is a character), to look for keywords in. */
