@@ -158,10 +158,22 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
     await batch(parse('other', 'SELECT $1'));
     await batch(bind('stop'), execute);
     await batch(bind('other'), execute);
-    await batch(parse('stop', 'SELECT 2')); // the name now means something else
+    await batch(parse('stop', 'SELECT 2')); // PostgreSQL refuses it: the name still means UNLISTEN
+    await batch(bind('stop'), execute);
+    await batch(message('C', Buffer.from('Sstop\0')), parse('stop', 'SELECT 2')); // closed, then the name means something else
     await batch(bind('stop'), execute);
     await batch(bind('other'), parse('again', 'DISCARD ALL'), bind('other'));
-    expect(seen).toEqual(['stopped?', 'answered', 'answered', 'stopped?', 'answered', 'answered', 'answered', 'answered', 'stopped?', 'answered']);
+    expect(seen).toEqual([
+      ...['stopped?', 'answered'], // Parse UNLISTEN
+      'answered', // Parse SELECT
+      ...['stopped?', 'answered'], // Bind stop
+      'answered', // Bind other
+      'answered', // Parse of an existing name
+      ...['stopped?', 'answered'], // Bind stop: still UNLISTEN
+      'answered', // Close, then Parse SELECT
+      'answered', // Bind stop: now SELECT
+      ...['stopped?', 'answered'], // a batch with Parse DISCARD ALL
+    ]);
   });
 
   it("holds a batch's messages until the client asks for their answers, then runs them in one call and answers in one write", async () => {

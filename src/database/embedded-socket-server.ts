@@ -42,6 +42,8 @@ const NOTIFICATION_RESPONSE = 0x41; // 'A'
 const SIMPLE_QUERY = 0x51; // 'Q'
 const PARSE = 0x50; // 'P'
 const BIND = 0x42; // 'B'
+const CLOSE = 0x43; // 'C'
+const CLOSE_STATEMENT = 0x53; // 'S': a Close of a prepared statement (a portal's is 'P')
 /** Messages after which a connection's extended-protocol batch is still open (Parse, Bind, Describe, Execute, Close, Flush). */
 const BATCH_OPEN = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
 /**
@@ -275,8 +277,13 @@ export class EmbeddedSocketServer {
         const name = textOf(message.subarray(5, nameEnd));
         const named = MAY_STOP_LISTENING.test(textOf(message.subarray(nameEnd + 1)));
         if (named) connection?.stoppers.add(name);
-        else connection?.stoppers.delete(name);
+        // The unnamed statement is replaced by the next Parse; a named one only after a Close (PostgreSQL refuses
+        // to parse a name again while it exists), so until then it keeps meaning what it meant.
+        else if (name === '') connection?.stoppers.delete(name);
         stops ||= named;
+      } else if (type === CLOSE && message[5] === CLOSE_STATEMENT) {
+        // Close of a statement: its name after the 'S', ending in a NUL.
+        connection?.stoppers.delete(textOf(message.subarray(6, message.indexOf(0, 6))));
       } else if (type === BIND && connection && connection.stoppers.size > 0) {
         // Bind: the portal's name, then the statement's, each ending in a NUL.
         const portalEnd = message.indexOf(0, 5);
