@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ExecutionsService } from '../src/executions/executions.service';
 import { WebhookClient } from '../src/webhooks/webhook-client';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
+import { call } from './support/http';
 import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
 import { expectEndedAtDeadline } from './support/timing';
 import { startTestApp, TestApp } from './support/test-app';
@@ -89,6 +90,33 @@ describe('executions (contract "Executions")', () => {
     const mark = receiver.calls.length;
     expect((await execute(name, {})).body.execution.status).toBe('succeeded');
     expect(JSON.parse(callsAfter(mark)[0].body).parameters).toEqual({});
+  });
+
+  it.each([
+    ['no body at all', {}],
+    ['an empty body with Content-Type: application/json', { raw: '', headers: { 'content-type': 'application/json' } }],
+    ['a body of whitespace', { raw: ' \n', headers: { 'content-type': 'application/json' } }],
+  ])('runs with parameters {} for a request with %s, on the gateway and the management API', async (_case, request) => {
+    const name = await actionAnswering(json(200, { result: 'ok', error: '' }), { json_schema: { type: 'object' } });
+    const mark = receiver.calls.length;
+    const viaGateway = await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, ...request });
+    expect(viaGateway.status).toBe(200);
+    expect(viaGateway.body.execution).toMatchObject({ action_name: name, status: 'succeeded' });
+    const viaAdmin = await call(testApp.baseUrl, 'POST', `/api/v1/admin/tenants/${tenant.tenantId}/actions/${name}/execute`, { token: testApp.config.adminApiKey, ...request });
+    expect(viaAdmin.status).toBe(200);
+    expect(callsAfter(mark).map((received) => JSON.parse(received.body).parameters)).toEqual([{}, {}]);
+    // Both are stored.
+    const listed = await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt });
+    expect(listed.body.executions.map((execution: { id: string }) => execution.id).sort()).toEqual([viaGateway.body.execution.id, viaAdmin.body.execution.id].sort());
+  });
+
+  it.each([['[]'], ['"text"'], ['null'], ['7']])('still refuses a body that is not a JSON object (%s) with 400, sending nothing', async (raw) => {
+    const name = await actionAnswering(ok, { json_schema: { type: 'object' } });
+    const mark = receiver.calls.length;
+    const response = await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, raw, headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'Invalid request', details: 'body: must be a JSON object' });
+    expect(callsAfter(mark)).toHaveLength(0);
   });
 
   it.each([

@@ -144,6 +144,10 @@ describe('OpenAPI description', () => {
     expect(document.info.description).toContain('`{base_url}` ends in `/api/v1/gateway`');
     expect(document.components.schemas.TokenExchangeResponse.properties.expires_in).toMatchObject({ type: 'integer', example: 86400 });
     expect(document.components.schemas.UpdateActionRequest.minProperties).toBe(1);
+    // An execution's body may be left out (parameters default to {}); other bodies are required.
+    expect((operation(document, 'executeAction') as any).requestBody).toMatchObject({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/ExecuteActionRequest' } } } });
+    expect((operation(document, 'executeTenantAction') as any).requestBody.required).toBe(false);
+    expect((operation(document, 'createAction') as any).requestBody.required).toBe(true);
     for (const id of ['getAction', 'updateAction', 'deleteAction', 'executeAction', 'listExecutions']) {
       const parameter = (operation(document, id) as any).parameters.find((candidate: { name: string }) => candidate.name === 'action_name');
       expect(parameter).toMatchObject({ in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9_]+$', minLength: 1, maxLength: 100 } });

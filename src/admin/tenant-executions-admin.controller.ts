@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiParam, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiParam, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ActionNameParam } from '../actions/dto/action-fields';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { KeepNumberLiterals } from '../common/json-numbers';
@@ -37,6 +37,7 @@ export class TenantExecutionsAdminController {
     summary: 'Run the action as the platform does (parameters checked, signed POST, retries, stored); counts against the tenant\'s rate limit',
     operationId: 'executeTenantAction',
   })
+  @ApiBody({ type: ExecuteActionRequest, required: false, description: 'May be left out: no body runs the action with parameters {}' })
   @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
   @ApiErrors(400, 409, 413, 429)
   async execute(

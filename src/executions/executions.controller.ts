@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ArrivedAt } from '../common/request-arrival';
 import { AsOf } from '../database/read-scope';
@@ -33,6 +33,7 @@ export class ExecutionsController {
       'The parameters are checked against the action\'s json_schema, the signed POST goes out (retried on connection ' +
       'failures and 429/5xx within the 30-second budget) and the outcome is stored and returned.',
   })
+  @ApiBody({ type: ExecuteActionRequest, required: false, description: 'May be left out: no body runs the action with parameters {}' })
   @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
   @ApiErrors(400, 409, 413)
   async execute(

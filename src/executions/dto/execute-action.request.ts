@@ -1,8 +1,10 @@
 import { IsObject, ValidateIf } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
+import { BodyOptional } from '../../common/body-validation.pipe';
 import { Checks } from '../../common/checks';
 
-/** POST /actions/{name}/execute: `parameters` defaults to {}. */
+/** POST /actions/{name}/execute: `parameters` defaults to {}, and so does a request with no body at all. */
+@BodyOptional()
 export class ExecuteActionRequest {
   @Checks(
     ApiProperty({ required: false, type: Object, additionalProperties: true, example: { city: 'Oslo' }, description: 'Checked against the action\'s json_schema; default {}' }),
