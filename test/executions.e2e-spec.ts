@@ -241,6 +241,26 @@ describe('executions (contract "Executions")', () => {
     }
   });
 
+  it.each([
+    ['a 2 MB error page', 503, (response: import('node:http').ServerResponse) => response.end(Buffer.alloc(2 * 1024 * 1024, '<'))],
+    ['an error page that never ends', 500, (response: import('node:http').ServerResponse) => {
+      response.write('<html>');
+      const timer = setInterval(() => response.write(' '), 50);
+      response.on('close', () => clearInterval(timer));
+    }],
+  ])('takes a non-2xx answer by its status whatever its body (%s): retried, and recorded as that status', async (_case, code, body) => {
+    const name = await actionAnswering((_, response) => {
+      response.on('error', () => undefined);
+      response.writeHead(code, { 'content-type': 'text/html' });
+      body(response);
+    });
+    const mark = receiver.calls.length;
+    const execution = (await execute(name)).body.execution;
+    // Waiting for the endless body would have ended the first attempt at the deadline, as a timeout.
+    expect(execution).toMatchObject({ status: 'failed', http_status: code, error: `webhook endpoint returned status ${code}`, attempts: 3 });
+    expect(callsAfter(mark)).toHaveLength(3);
+  });
+
   it('honours Retry-After on a 429 and succeeds on the next attempt', async () => {
     let calls = 0;
     const times: number[] = [];

@@ -35,7 +35,8 @@ export class WebhookClient implements OnApplicationShutdown {
 
   /**
    * POSTs `body` as JSON within `timeoutMs` (default: WEBHOOK_TIMEOUT_MS), all of it: connecting, sending and
-   * reading the answer. With `readBody`, the answer is read up to 1 MB; otherwise only its status is waited for.
+   * reading the answer. With `readBody`, a 2xx answer's body is read up to 1 MB; otherwise, and for any other
+   * status, only the status (and Retry-After) is waited for.
    */
   async post(url: string, body: string, headers: Record<string, string>, readBody: boolean, timeoutMs = this.timeoutMs): Promise<DeliveryOutcome> {
     const outcome = await this.send(url, body, headers, readBody, timeoutMs);
@@ -61,11 +62,13 @@ export class WebhookClient implements OnApplicationShutdown {
         body,
         signal,
       });
-      if (!readBody) {
-        // The status is the answer: a receiver still sending its body must not turn a 2xx into a timeout.
-        // Destroying reports the abort as an 'error' event, which must have a listener or it would crash.
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+      if (!readBody || response.statusCode < 200 || response.statusCode >= 300) {
+        // The status is the answer (a non-2xx one's body is never used): a receiver still sending its body must
+        // not turn it into a timeout, nor a long error page into an oversized answer. Destroying reports the
+        // abort as an 'error' event, which must have a listener or it would crash.
         response.body.on('error', () => undefined).destroy();
-        return { kind: 'answered', status: response.statusCode, durationMs: elapsed() };
+        return { kind: 'answered', status: response.statusCode, retryAfterMs, durationMs: elapsed() };
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -79,7 +82,6 @@ export class WebhookClient implements OnApplicationShutdown {
       }
       const decoded = await decodeBody(Buffer.concat(chunks), response.headers['content-encoding']);
       if (decoded === 'too_large') return { kind: 'body_too_large', status: response.statusCode, durationMs: elapsed() };
-      const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
       // `body` undefined: an answer that cannot be decoded has no readable body (an invalid response body).
       return { kind: 'answered', status: response.statusCode, body: decoded, retryAfterMs, durationMs: elapsed() };
     } catch (error) {
