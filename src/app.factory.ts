@@ -9,7 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-parser';
-import { RouteTable } from './common/route-table';
+import { MAX_PARAM_LENGTH, RouteTable } from './common/route-table';
 import { createLogger } from './common/logging';
 import { serveConsoleAssets } from './console/serve-console-assets';
 import { PinoNestLogger } from './common/pino-nest-logger';
@@ -28,7 +28,7 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
     // A path name that is too long is an unknown action (404), not Fastify's 414.
-    routerOptions: { maxParamLength: 16_384 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     trustProxy: trustProxyOption(config.trustProxy),
     requestIdHeader: false,
     // While closing, a request that still arrives on an open connection is served, not answered 503: the

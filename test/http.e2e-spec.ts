@@ -39,6 +39,13 @@ describe('HTTP conventions (contract "Conventions for every response")', () => {
     const item = await gateway(testApp, 'POST', '/actions/some_name', { token: tenant.jwt, body: {} });
     expect(item.status).toBe(405);
     expect(item.headers.get('allow')).toBe('DELETE, GET, HEAD, PUT');
+    // However long the name: the route is known whatever its parameter (the router takes up to 16,384 characters).
+    for (const name of ['a'.repeat(101), 'a'.repeat(5_000)]) {
+      const long = await gateway(testApp, 'POST', `/actions/${name}`, { token: tenant.jwt, body: {} });
+      expect([long.status, long.body, long.headers.get('allow')]).toEqual([405, { error: 'Method not allowed' }, 'DELETE, GET, HEAD, PUT']);
+      const execute = await gateway(testApp, 'GET', `/actions/${name}/execute`, { token: tenant.jwt });
+      expect([execute.status, execute.headers.get('allow')]).toEqual([405, 'POST']);
+    }
   });
 
   it('reads a body of exactly 1 MB and refuses one byte more with 413', async () => {

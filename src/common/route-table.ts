@@ -3,6 +3,9 @@ import type { FastifyInstance, HTTPMethods } from 'fastify';
 
 type Method = HTTPMethods;
 
+/** The longest path parameter routed (an action name past 100 characters is a 404 of its own, not a router miss). */
+export const MAX_PARAM_LENGTH = 16_384;
+
 /**
  * Remembers every route Fastify registers, so a request that matches a known path with another method can be
  * answered 405 (with Allow) instead of Fastify's 404.
@@ -31,7 +34,8 @@ export class RouteTable {
   private add(method: Method, url: string): void {
     let router = this.byMethod.get(method);
     if (!router) {
-      router = FindMyWay(); // matching exactly as Fastify does (no trailing-slash forgiveness)
+      // Matching exactly as Fastify's router does: no trailing-slash forgiveness, the same parameter length.
+      router = FindMyWay({ maxParamLength: MAX_PARAM_LENGTH });
       this.byMethod.set(method, router);
     }
     if (!router.find(method as FindMyWay.HTTPMethod, url)) router.on(method as FindMyWay.HTTPMethod, url, () => undefined);
