@@ -107,6 +107,7 @@ describe('console sessions and portal links (issue 13)', () => {
       const link = (await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`)).body.portal_link;
       const redeemed = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: link.token }, headers: { cookie: `agw_console_session=${second}` } });
       expect(redeemed.status).toBe(200);
+      expect(redeemed.headers.get('cache-control')).toBe('no-store'); // it sets the session cookie
       expect((await tenants(second)).status).toBe(401);
       // A wrong key replaces nothing: the session stays.
       const third = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
@@ -191,6 +192,7 @@ describe('console sessions and portal links (issue 13)', () => {
     async function portalLink(tenantId: string) {
       const response = await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`);
       expect(response.status).toBe(201);
+      expect(response.headers.get('cache-control')).toBe('no-store'); // the answer carries the link's token
       return response.body.portal_link;
     }
 
