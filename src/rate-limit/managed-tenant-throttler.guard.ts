@@ -12,7 +12,8 @@ import { EXCHANGE_THROTTLER } from './rate-limit.decorators';
 export class ManagedTenantThrottlerGuard extends GatewayThrottlerGuard {
   protected override async getTracker(request: { ip: string; params?: Record<string, string | undefined> }): Promise<string> {
     const tenantId = request.params?.tenant_id;
-    return `tenant:${tenantId && isUuid(tenantId) ? tenantId : 'unknown'}`;
+    // A UUID in any case names the same tenant; the bearer requests' counter uses the lowercase form.
+    return `tenant:${tenantId && isUuid(tenantId) ? tenantId.toLowerCase() : 'unknown'}`;
   }
 }
 
