@@ -3,6 +3,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { describeStartupFailure } from './src/common/startup-failure';
 import { loadConfig } from './src/config/load-config';
 import { dataSourceOptions } from './src/database/data-source-options';
+import { DatabaseSettings } from './src/database/database-settings';
 import { EmbeddedDatabaseInUseError, EmbeddedPostgres } from './src/database/embedded-postgres';
 
 /**
@@ -14,9 +15,10 @@ import { EmbeddedDatabaseInUseError, EmbeddedPostgres } from './src/database/emb
 async function commandLineDataSource(): Promise<DataSource> {
   const config = loadConfig();
   const options: Pick<DataSourceOptions, 'logger' | 'logging'> = { logger: 'advanced-console', logging: ['error', 'warn', 'migration', 'schema'] };
-  if (config.databaseUrl) return new DataSource({ ...dataSourceOptions(config, config.databaseUrl, false), ...options });
+  if (config.databaseUrl) return new DataSource({ ...dataSourceOptions(DatabaseSettings.of(config, config.databaseUrl, false)), ...options });
   const embedded = await EmbeddedPostgres.start(config.dataDir);
-  const dataSource = new DataSource({ ...dataSourceOptions(config, embedded.url, true), ...options });
+  const settings = DatabaseSettings.of(config, embedded.url, true, () => embedded.connectInProcess());
+  const dataSource = new DataSource({ ...dataSourceOptions(settings), ...options });
   const destroy = dataSource.destroy.bind(dataSource);
   dataSource.destroy = async () => {
     await destroy();

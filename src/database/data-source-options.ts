@@ -1,5 +1,4 @@
 import type { DataSourceOptions } from 'typeorm';
-import { AppConfig } from '../config/app-config';
 import { DatabaseSettings } from './database-settings';
 import { MIGRATIONS } from './schema';
 import { TypeOrmLogger } from './typeorm-logger';
@@ -9,16 +8,16 @@ import { TypeOrmLogger } from './typeorm-logger';
  * that own them (`TypeOrmModule.forFeature` in each service module, `autoLoadEntities`); the migrations, which
  * need none, are the database's own.
  */
-export function dataSourceOptions(config: AppConfig, url: string, embedded: boolean): DataSourceOptions {
+export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
   return {
     type: 'postgres',
-    url,
+    url: settings.url,
     migrations: MIGRATIONS,
     migrationsRun: false,
     migrationsTransactionMode: 'all',
     synchronize: false,
     // TypeORM's messages go to the JSON log, without parameter values (typeorm-logger.ts).
     logger: new TypeOrmLogger(),
-    extra: DatabaseSettings.of(config, url, embedded).poolOptions(),
+    extra: settings.poolOptions(),
   };
 }

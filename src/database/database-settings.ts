@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { ClientConfig, PoolConfig } from 'pg';
 import { AppConfig } from '../config/app-config';
 
@@ -17,11 +18,17 @@ export class DatabaseSettings {
     readonly poolSize: number,
     /** The longest a statement may run on the server; the client waits a second longer. */
     readonly statementTimeoutMs: number,
+    /**
+     * When this process runs the embedded database itself: a connection to it with no socket
+     * (EmbeddedSocketServer.connectInProcess), which every connection opened with these settings uses; `url`
+     * then only names it.
+     */
+    readonly connectInProcess?: () => Duplex,
   ) {}
 
-  static of(config: AppConfig, url: string, embedded: boolean): DatabaseSettings {
+  static of(config: AppConfig, url: string, embedded: boolean, connectInProcess?: () => Duplex): DatabaseSettings {
     // PGlite is one session: one connection runs one statement at a time anyway (see EmbeddedSocketServer).
-    return new DatabaseSettings(url, embedded, embedded ? 1 : config.databasePoolSize, config.databaseStatementTimeoutMs);
+    return new DatabaseSettings(url, embedded, embedded ? 1 : config.databasePoolSize, config.databaseStatementTimeoutMs, connectInProcess);
   }
 
   /** A pg pool's options; `connectionString` is left to the caller (TypeORM sets its own from `url`). */
@@ -34,12 +41,13 @@ export class DatabaseSettings {
       // at all (a network that drops packets, a server that hangs), so a request is a prompt 503, not a hang.
       statement_timeout: this.statementTimeoutMs,
       query_timeout: this.statementTimeoutMs + 1_000,
+      ...(this.connectInProcess ? { stream: this.connectInProcess } : {}),
     };
   }
 
   /** A single connection of the service's own, named so it can be told apart in pg_stat_activity. */
   clientOptions(applicationName: string): ClientConfig {
-    const { connectionTimeoutMillis, statement_timeout, query_timeout } = this.poolOptions();
-    return { connectionString: this.url, application_name: applicationName, connectionTimeoutMillis, statement_timeout, query_timeout, keepAlive: true };
+    const { connectionTimeoutMillis, statement_timeout, query_timeout, stream } = this.poolOptions();
+    return { connectionString: this.url, application_name: applicationName, connectionTimeoutMillis, statement_timeout, query_timeout, keepAlive: true, stream };
   }
 }

@@ -17,7 +17,7 @@ import { ReadModel } from './read-model';
       provide: DatabaseSettings,
       inject: [AppConfig, EmbeddedDatabaseService],
       useFactory: async (config: AppConfig, embedded: EmbeddedDatabaseService) =>
-        DatabaseSettings.of(config, await embedded.connectionUrl(), embedded.isEmbedded),
+        DatabaseSettings.of(config, await embedded.connectionUrl(), embedded.isEmbedded, embedded.inProcessConnector()),
     },
   ],
   exports: [EmbeddedDatabaseService, DatabaseSettings],
@@ -39,7 +39,7 @@ class DatabaseConnectionModule {}
       imports: [DatabaseConnectionModule],
       inject: [AppConfig, DatabaseSettings],
       useFactory: (config: AppConfig, settings: DatabaseSettings) => ({
-        ...dataSourceOptions(config, settings.url, settings.embedded),
+        ...dataSourceOptions(settings),
         autoLoadEntities: true,
         migrationsRun: config.runMigrations,
         retryAttempts: 3,

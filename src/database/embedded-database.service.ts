@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import type { Duplex } from 'node:stream';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -24,6 +25,16 @@ export class EmbeddedDatabaseService implements OnApplicationShutdown {
       this.logger.log(`embedded PostgreSQL (PGlite) on ${this.embedded.url} with data in ${this.config.dataDir}`);
     }
     return this.embedded.url;
+  }
+
+  /**
+   * How this process's own connections reach the embedded database it runs: in process, with no socket
+   * (EmbeddedSocketServer.connectInProcess). Undefined on DATABASE_URL. Other processes (the command line, a
+   * second service on the same DATA_DIR) use the TCP port.
+   */
+  inProcessConnector(): (() => Duplex) | undefined {
+    const embedded = this.embedded;
+    return embedded && (() => embedded.connectInProcess());
   }
 
   get isEmbedded(): boolean {

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { PGlite } from '@electric-sql/pglite';
 import { CommitWatcher, EmbeddedSocketServer, ProtocolHandlerClass } from './embedded-socket-server';
 
@@ -39,7 +40,7 @@ const SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
 export class EmbeddedPostgres {
   private constructor(
     private readonly db: Pick<PGlite, 'close'>,
-    private readonly server: Pick<EmbeddedSocketServer, 'stop' | 'watch'>,
+    private readonly server: Pick<EmbeddedSocketServer, 'stop' | 'watch' | 'connectInProcess'>,
     private readonly lockPath: string | undefined,
     readonly endpoint: EmbeddedEndpoint,
   ) {}
@@ -76,6 +77,11 @@ export class EmbeddedPostgres {
 
   get url(): string {
     return `postgres://postgres@${this.endpoint.host}:${this.endpoint.port}/postgres`;
+  }
+
+  /** A connection from this process with no socket (EmbeddedSocketServer.connectInProcess), for `pg`'s `stream`. */
+  connectInProcess(): Duplex {
+    return this.server.connectInProcess();
   }
 
   /** Every notification committed on `channel`, by any connection, before the commit is acknowledged. */

@@ -226,3 +226,75 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
     expect(seen).toEqual(['LISTEN read_model', 'SELECT 1', 'stopped?', 'UNLISTEN *', 'stopped?', 'unlisten read_model', 'stopped?', 'DISCARD ALL', "SELECT 'listen'"]);
   });
 });
+
+describe('EmbeddedSocketServer: connections from inside the process (connectInProcess)', () => {
+  const announced = notification('read_model', '{"version":3}');
+  const answer = Buffer.concat([commandComplete, readyForQuery]);
+  const query = (sql: string) => message('Q', Buffer.from(`${sql}\0`));
+
+  /** pglite-socket's handler in brief: each chunk read is one message for the queue; answers go back on the socket. */
+  class PipingHandler extends EventTarget {
+    static released: number[] = [];
+    private static next = 1;
+    readonly handlerId = PipingHandler.next++;
+    constructor(private readonly options: { queryQueue: { enqueue: (handler: number, message: Uint8Array, onData: (data: Uint8Array) => void) => Promise<number>; clearTransactionIfNeeded: (handler: number) => Promise<void> } }) {
+      super();
+    }
+    async attach(socket: NodeJS.ReadWriteStream & { write(data: Uint8Array): boolean }): Promise<void> {
+      socket.on('data', (chunk: Buffer) => void this.options.queryQueue.enqueue(this.handlerId, chunk, (data) => socket.write(data)));
+      socket.on('close', () => {
+        PipingHandler.released.push(this.handlerId);
+        void this.options.queryQueue.clearTransactionIfNeeded(this.handlerId);
+      });
+    }
+    async detach(): Promise<void> {}
+  }
+
+  function serverAnswering(output: (input: Buffer) => Buffer) {
+    const session = {
+      waitReady: Promise.resolve(),
+      runExclusive: <T>(work: () => Promise<T>) => work(),
+      execProtocolRaw: async () => readyForQuery,
+      execProtocolRawStream: async (input: Uint8Array, options: { onRawData: (chunk: Uint8Array) => void }) => options.onRawData(output(Buffer.from(input))),
+      isInTransaction: () => false,
+    };
+    return new EmbeddedSocketServer(session as never, PipingHandler as never, 10);
+  }
+
+  const received = (end: NodeJS.ReadableStream) => {
+    const chunks: Buffer[] = [];
+    end.on('data', (chunk: Buffer) => chunks.push(chunk));
+    return chunks;
+  };
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it('serves them as it serves TCP connections: the same queue, answers, and notifications relayed to listeners', async () => {
+    // A commit's output carries its notification, which goes to the connection that LISTENs, not the committer.
+    const server = serverAnswering((input) => (input.toString().includes('INSERT') ? Buffer.concat([announced, answer]) : answer));
+    const listener = server.connectInProcess();
+    const writer = server.connectInProcess();
+    const [heard, answered] = [received(listener), received(writer)];
+    listener.write(query('LISTEN read_model'));
+    await settled();
+    writer.write(query('INSERT INTO things VALUES (1)'));
+    await settled();
+    expect(Buffer.concat(answered)).toEqual(answer);
+    expect(Buffer.concat(heard)).toEqual(Buffer.concat([answer, announced]));
+    listener.destroy();
+    writer.destroy();
+    await server.stop();
+  });
+
+  it('settles what a connection leaves when it closes, as for a socket that closes', async () => {
+    const server = serverAnswering(() => answer);
+    const end = server.connectInProcess();
+    received(end);
+    end.write(query('SELECT 1'));
+    await settled();
+    const before = PipingHandler.released.length;
+    end.end();
+    await settled();
+    expect(PipingHandler.released.length).toBe(before + 1);
+    await server.stop();
+  });
+});

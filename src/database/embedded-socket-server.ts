@@ -1,10 +1,14 @@
 import { createServer, Server, Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import { InProcessEnd } from './in-process-connection';
+
+/** A client's connection: a TCP socket, or one from inside this process (connectInProcess). */
+type ClientSocket = Socket | InProcessEnd;
 
 /** pglite-socket's PGLiteSocketHandler: reads one connection's protocol messages and hands them to a queue. */
 interface ProtocolHandler extends EventTarget {
   readonly handlerId: number;
-  attach(socket: Socket): Promise<unknown>;
+  attach(socket: ClientSocket): Promise<unknown>;
   detach(close?: boolean): Promise<unknown>;
 }
 export type ProtocolHandlerClass = new (options: { queryQueue: QueueFacade; closeOnDetach?: boolean }) => ProtocolHandler;
@@ -28,7 +32,7 @@ interface Job {
 
 interface Connection {
   handler: ProtocolHandler;
-  socket: Socket;
+  socket: ClientSocket;
   /** Channels this connection LISTENs on. */
   channels: Set<string>;
   /** Its prepared statements whose text may stop the session listening: running one (Bind) says so again. */
@@ -140,7 +144,18 @@ export class EmbeddedSocketServer {
     this.watchers.set(channel, [...(this.watchers.get(channel) ?? []), watcher]);
   }
 
-  private async accept(socket: Socket): Promise<void> {
+  /**
+   * A connection from inside this process, served exactly as a TCP one (the same handler, queue, holding and
+   * notifications), with no kernel socket between: the `pg` driver takes it as its `stream`. What this process
+   * sends its own database then costs no system calls and no wait for the event loop to see a socket ready.
+   */
+  connectInProcess(): InProcessEnd {
+    const [client, server] = InProcessEnd.pair();
+    void this.accept(server);
+    return client;
+  }
+
+  private async accept(socket: ClientSocket): Promise<void> {
     if (this.connections.size >= this.maxConnections) {
       socket.end('Too many connections\n');
       return;

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Client, Notification } from 'pg';
 import { Metrics } from '../metrics/metrics';
 import { ChangeListenerConnector } from './change-listener-connector';
@@ -57,7 +57,7 @@ interface VersionRead {
  *   losing the connection: requests read the database until it has LISTENed and synchronized again.
  */
 @Injectable()
-export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicationShutdown {
+export class ReadModel implements ChangeFeed, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('ReadModel');
   private readonly subscribers = new Map<string, ChangeSubscriber[]>();
   private client?: Client;
@@ -99,6 +99,15 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   onApplicationBootstrap(): void {
     void this.connect();
     if (this.committed !== undefined) this.auditTimer = setInterval(() => void this.auditCommitted().catch(() => undefined), AUDIT_MS).unref();
+  }
+
+  /**
+   * From here on, a lost listening connection is the database going away with the rest (the embedded one stops in
+   * another module's shutdown hook, maybe before this one's): no warning, no reconnection. Requests still being
+   * drained read the database.
+   */
+  beforeApplicationShutdown(): void {
+    this.stopped = true;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,0 +1,17 @@
+import { PassThrough } from 'node:stream';
+import { DatabaseSettings } from './database-settings';
+
+describe('DatabaseSettings', () => {
+  it('gives every connection the in-process stream when this process runs the embedded database', () => {
+    const connect = () => new PassThrough();
+    const owned = new DatabaseSettings('postgres://postgres@127.0.0.1:5555/postgres', true, 1, 30_000, connect);
+    expect(owned.poolOptions().stream).toBe(connect);
+    expect(owned.clientOptions('listener').stream).toBe(connect);
+  });
+
+  it('connects over the network otherwise', () => {
+    const server = new DatabaseSettings('postgres://postgres@db:5432/app', false, 10, 30_000);
+    expect('stream' in server.poolOptions()).toBe(false);
+    expect(server.clientOptions('listener').stream).toBeUndefined();
+  });
+});
