@@ -82,6 +82,8 @@ describe('embedded database and the command line', () => {
     expect(afterRestart.status).toBe(200);
     expect(afterRestart.body.action).toEqual(action.body.action);
     await third.stop();
+    // Starting, serving and stopping gave no warning (at LOG_LEVEL=warn): the database going away last is expected.
+    expect([first.output.join(''), third.output.join('')]).toEqual(['', '']);
   });
 
   it('explains command-line mistakes with exit status 2, and help with 0', () => {
