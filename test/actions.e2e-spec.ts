@@ -163,6 +163,12 @@ describe('actions (spec 4, contract "Actions")', () => {
       [{ webhook_url: 'ftp://127.0.0.1/hook' }, 'webhook_url: must be an absolute http or https URL'],
       [{ webhook_url: '/relative' }, 'webhook_url: must be an absolute http or https URL'],
       [{ webhook_url: 'http://user:pw@127.0.0.1/' }, 'webhook_url: must not contain user credentials'],
+      // What the URL parser would repair into a reachable URL, though it is no URI as written.
+      [{ webhook_url: 'http:127.0.0.1/hook' }, 'webhook_url: must be an absolute http or https URL'],
+      [{ webhook_url: 'http:///127.0.0.1/hook' }, 'webhook_url: must be an absolute http or https URL'],
+      [{ webhook_url: 'http://127.0.0.1\\hook' }, 'webhook_url: must be a URI (RFC 3986): other characters, non-ASCII ones included, must be percent-encoded'],
+      [{ webhook_url: 'http://127.0.0.1/hook?a=\u00fc' }, 'webhook_url: must be a URI (RFC 3986): other characters, non-ASCII ones included, must be percent-encoded'],
+      [{ webhook_url: 'http://127.0.0.1/h%zzook' }, 'webhook_url: must be a URI (RFC 3986): % must start a percent-encoding like %2F'],
       [{ webhook_url: `http://127.0.0.1/${'a'.repeat(2048)}` }, 'webhook_url: must be at most 2048 characters'],
       [{ json_schema: undefined }, 'json_schema: is required'],
       [{ json_schema: [] }, 'json_schema: must be a JSON object'],
