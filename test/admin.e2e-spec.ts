@@ -49,6 +49,11 @@ describe('management API (contract "Management API")', () => {
       expect(renamed.status).toBe(200);
       expect(renamed.body.tenant).toMatchObject({ id: tenant.id, name: 'Acme Ltd', status: 'disabled', created_at: tenant.created_at });
       expect((await admin(testApp, 'GET', `/tenants/${tenant.id}`)).body.tenant.status).toBe('disabled');
+      // A PATCH that changes nothing (no field, or the values it has) leaves the tenant as it was, updated_at too.
+      for (const unchanged of [{}, { name: 'Acme Ltd' }, { status: 'disabled' }]) {
+        const response = await admin(testApp, 'PATCH', `/tenants/${tenant.id}`, unchanged);
+        expect([response.status, response.body]).toEqual([200, { tenant: renamed.body.tenant }]);
+      }
     });
 
     it.each([

@@ -46,9 +46,11 @@ export class TenancyService {
 
   async update(id: string, changes: { name?: string; status?: TenantStatus }): Promise<TenantDto> {
     const tenant = await this.require(id);
-    if (changes.name !== undefined) tenant.name = changes.name;
-    if (changes.status !== undefined) tenant.status = changes.status;
-    tenant.updatedAt = this.clock.now();
+    const name = changes.name ?? tenant.name;
+    const status = changes.status ?? tenant.status;
+    // Nothing changes: nothing is written, and updated_at keeps saying when something last did.
+    if (name === tenant.name && status === tenant.status) return this.map(tenant);
+    Object.assign(tenant, { name, status, updatedAt: this.clock.now() });
     return this.map(await this.tenants.save(tenant));
   }
 
