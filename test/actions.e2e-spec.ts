@@ -413,6 +413,24 @@ describe('actions (spec 4, contract "Actions")', () => {
       expect(receiver.calls.length).toBe(calls);
     });
 
+    it('takes back a URL stored under laxer rules unchanged (as the console sends every field), but refuses it as a new one', async () => {
+      const created = (await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).body.action;
+      // Stored before URLs had to be URIs as written (raw non-ASCII was accepted then).
+      const legacy = `${receiver.url()}?city=Z\u00fcrich`;
+      await testApp.app.get(DataSource).query('UPDATE actions SET webhook_url = $1 WHERE id = $2', [legacy, created.id]);
+      const calls = receiver.calls.length;
+      const edited = await gateway(testApp, 'PUT', `/actions/${created.name}`, {
+        token: tenant.jwt,
+        body: { description: 'edited in the console', webhook_url: legacy, json_schema: created.json_schema },
+      });
+      expect(edited.status).toBe(200);
+      expect(edited.body.action).toMatchObject({ description: 'edited in the console', webhook_url: legacy });
+      expect(receiver.calls.length).toBe(calls); // not tested again: it did not change
+
+      const other = await gateway(testApp, 'PUT', `/actions/${created.name}`, { token: tenant.jwt, body: { webhook_url: `${receiver.url()}?city=G\u00f6teborg` } });
+      expect([other.status, other.body.details]).toEqual([400, 'webhook_url: must be a URI (RFC 3986): other characters, non-ASCII ones included, must be percent-encoded']);
+    });
+
     it.each([
       [{}, 'body: at least one of description, webhook_url, json_schema is required'],
       [{ name: 'only_name' }, 'body: at least one of description, webhook_url, json_schema is required'],
