@@ -285,6 +285,15 @@ describe('EmbeddedSocketServer: connections from inside the process (connectInPr
     await server.stop();
   });
 
+  it('refuses connections once stopped, as a closed port does', async () => {
+    const server = serverAnswering(() => answer);
+    await server.stop();
+    const late = server.connectInProcess();
+    const failed = new Promise<NodeJS.ErrnoException>((resolve) => late.once('error', resolve));
+    late.connect();
+    expect((await failed).code).toBe('ECONNREFUSED');
+  });
+
   it('settles what a connection leaves when it closes, as for a socket that closes', async () => {
     const server = serverAnswering(() => answer);
     const end = server.connectInProcess();

@@ -107,6 +107,8 @@ export class EmbeddedSocketServer {
   private draining = false;
   private running?: Job;
   private readonly watchers = new Map<string, CommitWatcher[]>();
+  /** stop() has begun: no connection is accepted any more, in process or over TCP. */
+  private stopped = false;
 
   constructor(
     private readonly db: Session,
@@ -127,6 +129,7 @@ export class EmbeddedSocketServer {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     for (const { handler } of this.connections.values()) await handler.detach(true);
     this.connections.clear();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
@@ -150,12 +153,17 @@ export class EmbeddedSocketServer {
    * sends its own database then costs no system calls and no wait for the event loop to see a socket ready.
    */
   connectInProcess(): InProcessEnd {
+    if (this.stopped) return InProcessEnd.refused('the embedded database has stopped');
     const [client, server] = InProcessEnd.pair();
     void this.accept(server);
     return client;
   }
 
   private async accept(socket: ClientSocket): Promise<void> {
+    if (this.stopped) {
+      socket.destroy();
+      return;
+    }
     if (this.connections.size >= this.maxConnections) {
       socket.end('Too many connections\n');
       return;

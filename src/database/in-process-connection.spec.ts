@@ -54,3 +54,25 @@ describe('InProcessEnd (a socket-like connection inside the process)', () => {
     expect([client.destroyed, server.destroyed, received]).toEqual([true, true, []]);
   });
 });
+
+describe('InProcessEnd, as a socket would at its edges', () => {
+  it('delivers what was written and ended before a destroy in the same tick, then closes', async () => {
+    const [client, server] = InProcessEnd.pair();
+    const received: string[] = [];
+    client.on('data', (chunk: Buffer) => received.push(chunk.toString()));
+    const closed = once(client, 'close');
+    server.write('last answer');
+    server.end();
+    server.destroy();
+    await closed;
+    expect(received).toEqual(['last answer']);
+  });
+
+  it('refuses to connect, with ECONNREFUSED, when made refused', async () => {
+    const end = InProcessEnd.refused('the embedded database has stopped');
+    const failed = once(end, 'error');
+    end.connect();
+    const [error] = (await failed) as [NodeJS.ErrnoException];
+    expect([error.code, error.message]).toEqual(['ECONNREFUSED', 'connect ECONNREFUSED (the embedded database has stopped)']);
+  });
+});

@@ -7,13 +7,15 @@ import { Duplex } from 'node:stream';
  * address fields); the rest is a plain Duplex.
  *
  * Either end ending its writes ends the other's reads, and the connection closes as a socket's would: 'close'
- * on both ends. Destroying one end destroys the other. Nothing is buffered beyond what the reader has not yet
- * taken: both users read everything as it comes.
+ * on both ends. Destroying one end destroys the other, once what was written before has arrived. Nothing is
+ * buffered beyond what the reader has not yet taken: both users read everything as it comes.
  */
 export class InProcessEnd extends Duplex {
   readonly remoteAddress = 'in-process';
   readonly remotePort = 0;
   private peer!: InProcessEnd;
+  /** Why connect() fails, for an end made by refused(). */
+  private refusal?: string;
 
   private constructor() {
     super({ allowHalfOpen: false });
@@ -28,9 +30,19 @@ export class InProcessEnd extends Duplex {
     return [one, other];
   }
 
-  /** As a socket's: 'connect' on the next tick (the other end is there already). */
+  /** An end whose connect() fails as a socket's does when nothing listens any more (ECONNREFUSED). */
+  static refused(reason: string): InProcessEnd {
+    const [end] = InProcessEnd.pair();
+    end.refusal = reason;
+    return end;
+  }
+
+  /** As a socket's: 'connect' on the next tick (the other end is there already), or the refusal as an 'error'. */
   connect(): this {
-    process.nextTick(() => this.emit('connect'));
+    process.nextTick(() => {
+      if (this.refusal === undefined) this.emit('connect');
+      else this.destroy(Object.assign(new Error(`connect ECONNREFUSED (${this.refusal})`), { code: 'ECONNREFUSED' }));
+    });
     return this;
   }
 
@@ -51,11 +63,12 @@ export class InProcessEnd extends Duplex {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    // On the next tick, as a socket's data arrives: neither side's handler runs inside the other's write.
+    // Taken at once, as a socket's kernel buffer takes it; it reaches the other end on the next tick, as a
+    // socket's data arrives, so neither side's handler runs inside the other's write.
     process.nextTick(() => {
       if (!this.peer.destroyed) this.peer.push(chunk);
-      callback();
     });
+    callback();
   }
 
   override _read(): void {
@@ -65,12 +78,16 @@ export class InProcessEnd extends Duplex {
   override _final(callback: (error?: Error | null) => void): void {
     process.nextTick(() => {
       if (!this.peer.destroyed) this.peer.push(null);
-      callback();
     });
+    callback();
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    if (!this.peer.destroyed) this.peer.destroy();
+    // After what was written before it has reached the other end (queued on the ticks before this one), as a
+    // socket's kernel still delivers what it took: a last answer written just before a destroy is not lost.
+    process.nextTick(() => {
+      if (!this.peer.destroyed) this.peer.destroy();
+    });
     callback(error);
   }
 }
