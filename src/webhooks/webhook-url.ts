@@ -2,7 +2,10 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 /** `http://` or `https://` (any case), then a host part that is not empty. */
 const ABSOLUTE_HTTP_URI = /^https?:\/\/[^/?#]/i;
-/** The characters a URI may hold (RFC 3986: unreserved, reserved, and % of percent-encodings). */
+/**
+ * The characters a URI may hold (RFC 3986: unreserved, reserved, and % of percent-encodings). Where they stand is
+ * left to the URL parser, so `[` `]` pass outside an IPv6 host too (`?ids[]=1` is common), and a second `#`.
+ */
 const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
 /**
