@@ -56,6 +56,18 @@ describe('management API (contract "Management API")', () => {
       }
     });
 
+    it('keeps both of two concurrent PATCHes of different fields: a rename never undoes a disable', async () => {
+      for (let round = 0; round < 10; round++) {
+        const tenant = (await admin(testApp, 'POST', '/tenants', { name: `race-${round}` })).body.tenant;
+        const [renamed, disabled] = await Promise.all([
+          admin(testApp, 'PATCH', `/tenants/${tenant.id}`, { name: `race-${round}-renamed` }),
+          admin(testApp, 'PATCH', `/tenants/${tenant.id}`, { status: 'disabled' }),
+        ]);
+        expect([renamed.status, disabled.status]).toEqual([200, 200]);
+        expect((await admin(testApp, 'GET', `/tenants/${tenant.id}`)).body.tenant).toMatchObject({ name: `race-${round}-renamed`, status: 'disabled' });
+      }
+    });
+
     it.each([
       ['POST', '/tenants', {}, 'name: is required'],
       ['POST', '/tenants', { name: '' }, 'name: must be 1 to 200 characters'],

@@ -104,7 +104,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, BeforeAppl
   /**
    * From here on, a lost listening connection is the database going away with the rest (the embedded one stops in
    * another module's shutdown hook, maybe before this one's): no warning, no reconnection. Requests still being
-   * drained read the database.
+   * drained are answered as before: from memory while the listener is up, from the database once it is not.
    */
   beforeApplicationShutdown(): void {
     this.stopped = true;

@@ -9,7 +9,7 @@ import { ReadThroughCache } from '../database/read-through-cache';
 import { TenantDto } from './tenant.dto';
 import { Tenant, TenantStatus } from './tenant.entity';
 import { TenantNotFoundError } from './tenancy.errors';
-import { TenantsRepository } from './tenants.repository';
+import { TenantChanges, TenantsRepository } from './tenants.repository';
 
 /** The most tenants whose status the read model keeps in memory. */
 const STATUSES_KEPT = 100_000;
@@ -45,13 +45,14 @@ export class TenancyService {
   }
 
   async update(id: string, changes: { name?: string; status?: TenantStatus }): Promise<TenantDto> {
-    const tenant = await this.require(id);
-    const name = changes.name ?? tenant.name;
-    const status = changes.status ?? tenant.status;
-    // Nothing changes: nothing is written, and updated_at keeps saying when something last did.
-    if (name === tenant.name && status === tenant.status) return this.map(tenant);
-    Object.assign(tenant, { name, status, updatedAt: this.clock.now() });
-    return this.map(await this.tenants.save(tenant));
+    // Only the fields given are written, and only if one differs: updated_at keeps saying when something last
+    // changed, and a concurrent change to another field (a rename while the tenant is disabled) stays.
+    const fields: TenantChanges = {};
+    if (changes.name !== undefined) fields.name = changes.name;
+    if (changes.status !== undefined) fields.status = changes.status;
+    const tenant = isUuid(id) ? await this.tenants.update(id, fields, this.clock.now()) : null;
+    if (!tenant) throw new TenantNotFoundError();
+    return this.map(tenant);
   }
 
   /** The id of an existing tenant, checked: the only way the admin side obtains a `TenantId`. */

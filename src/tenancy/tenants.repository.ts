@@ -6,6 +6,8 @@ import { Snapshot } from '../database/read-through-cache';
 import { Tenant, TenantStatus } from './tenant.entity';
 import { TENANT_STATUS_SNAPSHOT_SQL } from './tenants.sql';
 
+export type TenantChanges = Partial<Pick<Tenant, 'name' | 'status'>>;
+
 @Injectable()
 export class TenantsRepository {
   private readonly tenants: Repository<Tenant>;
@@ -35,7 +37,21 @@ export class TenantsRepository {
     return this.tenants.insert(tenant);
   }
 
-  save(tenant: Tenant): Promise<Tenant> {
-    return this.tenants.save(tenant);
+  /**
+   * Sets the given fields of tenant `id` (a UUID), and `updated_at` to `at`, only if one of them differs; the
+   * others are not written, so a concurrent change to them stays. The tenant as it now is, or null if none.
+   */
+  async update(id: string, changes: TenantChanges, at: Date): Promise<Tenant | null> {
+    const differs = Object.keys(changes).map((column) => `${column} IS DISTINCT FROM :${column}`);
+    if (differs.length > 0) {
+      await this.tenants
+        .createQueryBuilder()
+        .update()
+        .set({ ...changes, updatedAt: at })
+        .where('id = :id', { id })
+        .andWhere(`(${differs.join(' OR ')})`, changes)
+        .execute();
+    }
+    return this.findById(id);
   }
 }

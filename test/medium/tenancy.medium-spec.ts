@@ -14,11 +14,12 @@ describe('tenancy: tenant A never reaches tenant B (medium)', () => {
     services = suite.services;
   });
 
-  it('TenantsRepository: findById reads A, save writes A only', async () => {
+  it('TenantsRepository: findById reads A, update writes A only', async () => {
     const repository = services.get(TenantsRepository);
     const tenant = await world.byA(() => repository.findById(world.a.id));
     expect(tenant?.id).toBe(world.a.id);
-    await world.byA(() => repository.save(Object.assign(tenant!, { name: 'renamed by A' })));
+    const updated = await world.byA(() => repository.update(world.a.id, { name: 'renamed by A' }, new Date()));
+    expect(updated).toMatchObject({ id: world.a.id, name: 'renamed by A' });
     expect((await world.stored(world.a.id)).tenants).toEqual([expect.objectContaining({ name: 'renamed by A' })]);
   });
 
