@@ -261,6 +261,22 @@ describe('executions (contract "Executions")', () => {
     expect(callsAfter(mark)).toHaveLength(3);
   });
 
+  it('retries over the same connection after an error answer with a short body (read and dropped, not cut)', async () => {
+    let calls = 0;
+    const name = await actionAnswering((call, response) => {
+      calls += 1;
+      if (calls > 1) return json(200, { result: 'done', error: '' })(call, response);
+      // The headers first, the short body a moment later, as a server that streams its error page does.
+      response.writeHead(503, { 'content-type': 'application/json' });
+      response.flushHeaders();
+      setTimeout(() => response.end('{"error":"busy"}'), 20);
+    });
+    const mark = receiver.calls.length;
+    expect((await execute(name)).body.execution).toMatchObject({ status: 'succeeded', attempts: 2 });
+    const [first, second] = callsAfter(mark);
+    expect(second.remotePort).toBe(first.remotePort);
+  });
+
   it('honours Retry-After on a 429 and succeeds on the next attempt', async () => {
     let calls = 0;
     const times: number[] = [];

@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Agent, request } from 'undici';
+import { Agent, Dispatcher, request } from 'undici';
 import { AppConfig } from '../config/app-config';
 import { Metrics } from '../metrics/metrics';
 import { DeliveryOutcome } from './delivery-outcome';
@@ -63,11 +63,18 @@ export class WebhookClient implements OnApplicationShutdown {
         signal,
       });
       const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-      if (!readBody || response.statusCode < 200 || response.statusCode >= 300) {
-        // The status is the answer (a non-2xx one's body is never used): a receiver still sending its body must
-        // not turn it into a timeout, nor a long error page into an oversized answer. Destroying reports the
-        // abort as an 'error' event, which must have a listener or it would crash.
+      if (!readBody) {
+        // The status is the answer: a receiver still sending its body must not turn a 2xx into a timeout.
+        // Destroying reports the abort as an 'error' event, which must have a listener or it would crash.
         response.body.on('error', () => undefined).destroy();
+        return { kind: 'answered', status: response.statusCode, durationMs: elapsed() };
+      }
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        // The status is the answer here too (a non-2xx body is never used), but the retry that may follow goes
+        // to the same receiver: a short error body that comes at once is read and dropped, so the keep-alive
+        // connection serves the retry; a long or slow one is cut, never turning the answer into a timeout or
+        // an oversized body.
+        await discardBody(response.body);
         return { kind: 'answered', status: response.statusCode, retryAfterMs, durationMs: elapsed() };
       }
       const chunks: Buffer[] = [];
@@ -104,6 +111,23 @@ export class WebhookClient implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.agent.close();
+  }
+}
+
+/** An unused answer body is read and dropped when it is at most this long and complete within DISCARD_GRACE_MS. */
+const DISCARD_LIMIT_BYTES = 65_536;
+const DISCARD_GRACE_MS = 100;
+
+/** Reads and drops a body that is short and prompt (the connection stays open for the next call); cuts any other. */
+async function discardBody(body: Dispatcher.ResponseData['body']): Promise<void> {
+  const grace = new AbortController();
+  const timer = setTimeout(() => grace.abort(), DISCARD_GRACE_MS);
+  try {
+    await body.dump({ limit: DISCARD_LIMIT_BYTES, signal: grace.signal });
+  } catch {
+    // Cut: too long or too slow. The connection closes; the status was the answer anyway.
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -6,6 +6,8 @@ export interface ReceivedCall {
   path: string;
   headers: IncomingMessage['headers'];
   body: string;
+  /** The caller's port: calls over one keep-alive connection share it. */
+  remotePort?: number;
 }
 
 export type Behaviour = (call: ReceivedCall, response: ServerResponse) => void;
@@ -55,7 +57,13 @@ export class Receiver {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const call = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const call = {
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        remotePort: request.socket.remotePort,
+      };
       this.calls.push(call);
       this.behaviour(call, response);
     });
