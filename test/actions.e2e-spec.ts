@@ -112,6 +112,21 @@ describe('actions (spec 4, contract "Actions")', () => {
       }
     });
 
+    it('keeps the registration test\'s connection for the first execution when its short body comes just after', async () => {
+      receiver.behaviour = (call, response) => {
+        if (!JSON.parse(call.body).test) return ok(call, response);
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.flushHeaders();
+        setTimeout(() => response.end('{}'), 20);
+      };
+      const calls = receiver.calls.length;
+      const action = actionBody(receiver.url());
+      expect((await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: action })).status).toBe(201);
+      expect((await gateway(testApp, 'POST', `/actions/${action.name}/execute`, { token: tenant.jwt, body: { parameters: { city: 'Oslo' } } })).status).toBe(200);
+      const [registration, execution] = receiver.calls.slice(calls);
+      expect(execution.remotePort).toBe(registration.remotePort);
+    });
+
     it('fails with 400 "unreachable (timed out ...)" when the registration test gets no answer in time', async () => {
       const slow = await startTestApp({ env: { WEBHOOK_TIMEOUT_MS: '500' } });
       try {

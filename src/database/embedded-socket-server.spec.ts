@@ -294,7 +294,7 @@ describe('EmbeddedSocketServer: connections from inside the process (connectInPr
     expect((await failed).code).toBe('ECONNREFUSED');
   });
 
-  it('settles what a connection leaves when it closes, as for a socket that closes', async () => {
+  it('lets the handler see an in-process connection close, as it sees a socket close (where it settles what was left)', async () => {
     const server = serverAnswering(() => answer);
     const end = server.connectInProcess();
     received(end);

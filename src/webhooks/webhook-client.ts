@@ -36,7 +36,7 @@ export class WebhookClient implements OnApplicationShutdown {
   /**
    * POSTs `body` as JSON within `timeoutMs` (default: WEBHOOK_TIMEOUT_MS), all of it: connecting, sending and
    * reading the answer. With `readBody`, a 2xx answer's body is read up to 1 MB; otherwise, and for any other
-   * status, only the status (and Retry-After) is waited for.
+   * status, only the status (and Retry-After) is waited for, and the body dropped (discardBody).
    */
   async post(url: string, body: string, headers: Record<string, string>, readBody: boolean, timeoutMs = this.timeoutMs): Promise<DeliveryOutcome> {
     const outcome = await this.send(url, body, headers, readBody, timeoutMs);
@@ -63,17 +63,11 @@ export class WebhookClient implements OnApplicationShutdown {
         signal,
       });
       const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-      if (!readBody) {
-        // The status is the answer: a receiver still sending its body must not turn a 2xx into a timeout.
-        // Destroying reports the abort as an 'error' event, which must have a listener or it would crash.
-        response.body.on('error', () => undefined).destroy();
-        return { kind: 'answered', status: response.statusCode, durationMs: elapsed() };
-      }
-      if (response.statusCode < 200 || response.statusCode >= 300) {
-        // The status is the answer here too (a non-2xx body is never used), but the retry that may follow goes
-        // to the same receiver: a short error body that comes at once is read and dropped, so the keep-alive
-        // connection serves the retry; a long or slow one is cut, never turning the answer into a timeout or
-        // an oversized body.
+      if (!readBody || response.statusCode < 200 || response.statusCode >= 300) {
+        // The status is the answer (the registration test's, or a non-2xx one, whose body is never used). A short
+        // body that comes at once is read and dropped, so the keep-alive connection serves the next call (a
+        // retry, the first execution); a long or slow one is cut, never turning the answer into a timeout or an
+        // oversized body.
         await discardBody(response.body);
         return { kind: 'answered', status: response.statusCode, retryAfterMs, durationMs: elapsed() };
       }
