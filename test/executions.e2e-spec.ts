@@ -365,10 +365,14 @@ describe('executions (contract "Executions")', () => {
     expect(all.map((execution: { result: string }) => execution.result)).toEqual(['run 3', 'run 2', 'run 1']);
     const limited = await gateway(testApp, 'GET', `/actions/${name}/executions?limit=2`, { token: tenant.jwt });
     expect(limited.body.executions).toEqual(all.slice(0, 2));
-    for (const limit of ['0', '101', 'ten', '-1', '1.5']) {
+    for (const limit of ['0', 'ten', '-1', '1.5', '', '1e2']) {
       const response = await gateway(testApp, 'GET', `/actions/${name}/executions?limit=${limit}`, { token: tenant.jwt });
-      expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: 'Invalid request', details: 'limit: must be an integer from 1 to 100' });
+      expect([response.status, response.body]).toEqual([400, { error: 'Invalid request', details: 'limit: must be a positive integer' }]);
+    }
+    // "At most 100": a larger limit is answered, with what there is up to 100 (the cap itself: below).
+    for (const limit of ['101', '1000', '99999999999999999999999']) {
+      const response = await gateway(testApp, 'GET', `/actions/${name}/executions?limit=${limit}`, { token: tenant.jwt });
+      expect([response.status, response.body.executions]).toEqual([200, all]);
     }
     const stored = await testApp.app.get(DataSource).query('SELECT attempt_log FROM executions WHERE id = $1', [all[0].id]);
     expect(stored[0].attempt_log).toEqual([expect.objectContaining({ attempt: 1, http_status: 200, error: '' })]);
@@ -383,7 +387,11 @@ describe('executions (contract "Executions")', () => {
       [tenant.tenantId, actionId, name],
     );
     expect((await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt })).body.executions).toHaveLength(20);
-    expect((await gateway(testApp, 'GET', `/actions/${name}/executions?limit=100`, { token: tenant.jwt })).body.executions).toHaveLength(100);
+    const hundred = (await gateway(testApp, 'GET', `/actions/${name}/executions?limit=100`, { token: tenant.jwt })).body.executions;
+    expect(hundred).toHaveLength(100);
+    expect(hundred[0].result).toBe('r1');
+    // Asking for more gives the same newest 100.
+    expect((await gateway(testApp, 'GET', `/actions/${name}/executions?limit=500`, { token: tenant.jwt })).body.executions).toEqual(hundred);
   });
 
   it('prunes executions older than the retention period (30 days by default)', async () => {

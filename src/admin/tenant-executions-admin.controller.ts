@@ -50,7 +50,7 @@ export class TenantExecutionsAdminController {
 
   @Get('executions')
   @ApiOperation({ summary: 'The action\'s execution log, newest first, with every attempt', operationId: 'listTenantActionExecutions' })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiQuery({ name: 'limit', required: false, description: 'How many, newest first; at most 100 are listed, whatever is asked', schema: { type: 'integer', minimum: 1, default: 20 } })
   @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: ['succeeded', 'failed'] } })
   @ApiOkResponse({ type: ExecutionDetailListResponse })
   @ApiErrors(400)

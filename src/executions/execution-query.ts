@@ -5,12 +5,15 @@ const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
 const STATUSES: readonly ExecutionStatus[] = ['succeeded', 'failed'];
 
-/** `?limit=N` of an execution list: 1 to 100, default 20. */
+/**
+ * `?limit=N` of an execution list: a positive integer, default 20. One answer holds at most 100 (the contract's
+ * "at most 100"), so a larger N gives the newest 100.
+ */
 export function parseExecutionLimit(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_LIMIT;
-  const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
-  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new InvalidRequestError(`limit: must be an integer from 1 to ${MAX_LIMIT}`);
-  return limit;
+  const limit = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(limit >= 1)) throw new InvalidRequestError('limit: must be a positive integer');
+  return Math.min(limit, MAX_LIMIT);
 }
 
 /** `?status=succeeded|failed` of an execution list; absent: every status. */

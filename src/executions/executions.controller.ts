@@ -47,7 +47,7 @@ export class ExecutionsController {
 
   @Get('executions')
   @ApiOperation({ operationId: 'listExecutions', summary: 'The latest executions, newest first' })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiQuery({ name: 'limit', required: false, description: 'How many, newest first; at most 100 are listed, whatever is asked', schema: { type: 'integer', minimum: 1, default: 20 } })
   @ApiOkResponse({ type: ExecutionListResponse })
   @ApiErrors(400)
   async list(
