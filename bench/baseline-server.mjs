@@ -7,6 +7,15 @@
 // token's standing, its expiry against the clock):
 //   GET  /api/v1/gateway/actions/{name}, GET /api/v1/gateway/actions, GET /readyz; anything else is 501.
 //
+// BASELINE_MODE=relay, the bare relay: the no-database baseline's memory (and the tenants' decrypted HMAC keys),
+// plus the one execution path, doing the least any gateway must: the bearer check, the action from memory, the
+// parameters checked by the project's own compiled schema, the call signed with the project's own signer and
+// POSTed with undici over keep-alive, the same execution INSERT (asynchronous commit on a PostgreSQL server; on
+// the embedded database, the in-process connection the service uses), then the same answer:
+//   POST /api/v1/gateway/actions/{name}/execute, GET /readyz; anything else is 501.
+// It is the floor of the added latency on the machine at hand: what one POST and one INSERT cost with the
+// processes pinned as the benchmark pins them, before any framework.
+//
 // BASELINE_MODE=query (the default), the same-query baseline, doing the same work as the service did before it
 // kept its reads in memory, one round trip per request:
 //   GET  /api/v1/gateway/actions/{name}  bearer JWT (HS256, iss/aud action-gateway, exp), the API token's
@@ -34,7 +43,8 @@ import { Agent, request } from 'undici';
 import { HOST, ROOT } from './lib/common.mjs';
 
 const env = process.env;
-const MEMORY = env.BASELINE_MODE === 'memory';
+const RELAY = env.BASELINE_MODE === 'relay';
+const MEMORY = env.BASELINE_MODE === 'memory' || RELAY;
 const ISSUER = 'action-gateway';
 const AUDIENCE = 'action-gateway';
 const LIFETIME_S = 86_400;
@@ -48,6 +58,8 @@ const project = createRequire(import.meta.url);
 const { JsonSchemaCompiler } = project(join(ROOT, 'dist/src/actions/json-schema-compiler.js'));
 const { SchemaSandbox } = project(join(ROOT, 'dist/src/actions/schema/schema-sandbox.js'));
 const { buildWebhookBody, standardWebhookHeaders } = project(join(ROOT, 'dist/src/webhooks/webhook-signer.js'));
+const { runCheck } = project(join(ROOT, 'dist/src/actions/schema/schema-compilation.js'));
+const { COLUMNS } = project(join(ROOT, 'dist/src/executions/executions.repository.js'));
 const schemas = new JsonSchemaCompiler(new SchemaSandbox());
 const outbound = new Agent({ keepAliveTimeout: 10_000 });
 
@@ -93,8 +105,15 @@ async function connect() {
   await pool.query('SELECT 1');
 }
 
+/** The relay's connections for execution records, as the service's: asynchronous commits, or in process. */
+function executionPool() {
+  if (embedded) return new pg.Pool({ connectionString: embedded.url, max: 1, stream: () => embedded.connectInProcess() });
+  return new pg.Pool({ connectionString: env.DATABASE_URL, max: 2, options: '-c synchronous_commit=off' });
+}
+
 // ---------- BASELINE_MODE=memory ----------
-const memory = { actions: new Map(), tokens: new Map() }; // tenant id -> { list, byName }; token id -> standing
+const memory = { actions: new Map(), tokens: new Map(), keys: new Map() }; // tenant id -> { list, byName }; token id -> standing; tenant id -> signing keys
+let executionsPool; // BASELINE_MODE=relay
 
 /** Everything the two reads need, read once; then no database at all. */
 async function loadIntoMemory() {
@@ -108,15 +127,24 @@ async function loadIntoMemory() {
   }
   const tokens = await pool.query(`SELECT t.id, t.tenant_id, t.expires_at, t.revoked_at, tenant.status AS tenant_status FROM api_tokens t JOIN tenants tenant ON tenant.id = t.tenant_id`);
   for (const row of tokens.rows) memory.tokens.set(row.id, row);
+  if (RELAY) {
+    for (const tenantId of memory.actions.keys()) memory.keys.set(tenantId, await activeKeys(tenantId));
+    await pool.end();
+    pool = undefined;
+    executionsPool = executionPool();
+    await executionsPool.query('SELECT 1');
+    return;
+  }
   await pool.end();
   pool = undefined;
   await embedded?.stop();
   embedded = undefined;
 }
 
-async function routeFromMemory(req) {
+async function routeFromMemory(req, body) {
   const path = req.url.split('?')[0];
   if (req.method === 'GET' && path === '/readyz') return [200, { status: 'ok' }];
+  if (RELAY) return req.method === 'POST' && /^\/[^/]+\/execute$/.test(path.slice(`${PREFIX}/actions`.length)) ? relay(req, body) : [501, { error: 'not in the bare relay' }];
   if (req.method !== 'GET' || !path.startsWith(`${PREFIX}/actions`)) return [501, { error: 'not in the no-database baseline' }];
   const rest = path.slice(`${PREFIX}/actions`.length);
   if (rest !== '' && !/^\/[^/]+$/.test(rest)) return [404, { error: 'Not found' }];
@@ -126,6 +154,54 @@ async function routeFromMemory(req) {
   if (rest === '') return [200, { actions: actions.list }];
   const action = actions.byName.get(decodeURIComponent(rest.slice(1)));
   return action ? [200, { action }] : [404, { error: 'Action not found' }];
+}
+
+// ---------- BASELINE_MODE=relay ----------
+const prepared = new Map(); // action id -> the compiled check
+
+async function relay(req, body) {
+  const tenantId = await authenticate(req);
+  if (!tenantId) return [401, { error: 'Invalid token' }];
+  const name = decodeURIComponent(req.url.split('?')[0].slice(`${PREFIX}/actions/`.length, -'/execute'.length));
+  const action = memory.actions.get(tenantId)?.byName.get(name);
+  if (!action) return [404, { error: 'Action not found' }];
+  const parameters = body?.parameters ?? {};
+  if (!prepared.has(action.id)) prepared.set(action.id, schemas.prepare(action.json_schema));
+  const check = prepared.get(action.id);
+  if (check.kind !== 'inline') throw new Error('the bare relay checks inline schemas only');
+  if (!runCheck(check.validate, parameters).valid) return [400, { error: 'Invalid parameters' }];
+  const keys = memory.keys.get(tenantId);
+  const id = randomUUID();
+  const createdAt = new Date();
+  const payload = { action_name: action.name, parameters, timestamp: Math.floor(createdAt.getTime() / 1000) };
+  const signed = buildWebhookBody(payload, keys);
+  const started = performance.now();
+  const res = await request(action.webhook_url, {
+    method: 'POST',
+    dispatcher: outbound,
+    headers: { 'content-type': 'application/json', 'user-agent': 'action-gateway/1.0', ...standardWebhookHeaders(id, payload.timestamp, signed, keys) },
+    body: signed,
+    signal: AbortSignal.timeout(30_000),
+  });
+  const answer = JSON.parse(await res.body.text());
+  const durationMs = Math.round(performance.now() - started);
+  const succeeded = res.statusCode >= 200 && res.statusCode < 300 && !answer.error;
+  const execution = {
+    id,
+    action_name: action.name,
+    status: succeeded ? 'succeeded' : 'failed',
+    http_status: res.statusCode,
+    result: answer.result ?? null,
+    error: answer.error ?? '',
+    duration_ms: durationMs,
+    attempts: 1,
+    created_at: createdAt.toISOString(),
+  };
+  const attemptLog = [{ attempt: 1, started_at: execution.created_at, duration_ms: durationMs, http_status: res.statusCode, error: execution.error }];
+  const values = [id, tenantId, action.id, action.name, execution.status, res.statusCode, execution.result, execution.error, durationMs, 1, JSON.stringify(attemptLog), createdAt];
+  const placeholders = values.map((_, index) => `$${index + 1}`).join(', ');
+  await executionsPool.query(`INSERT INTO executions (${COLUMNS}) VALUES (${placeholders})`, values);
+  return [200, { execution }];
 }
 
 const mapAction = (row) => ({
@@ -198,10 +274,15 @@ function decrypt(sealed, associatedData) {
 }
 
 /** The registration test: the signed `{action_name, parameters: {}, timestamp, test: true}`; a 2xx passes. */
-async function registrationTest(tenantId, name, url) {
+/** The tenant's signing keys as the service's HmacKeysService gives them: the newest is primary. */
+async function activeKeys(tenantId) {
   const { rows } = await pool.query(SQL.activeKeys, [tenantId]);
   const all = rows.map((row) => decrypt(row.HmacKey_key_ciphertext, row.HmacKey_id));
-  const keys = all.length ? { primary: all[0], all } : undefined;
+  return all.length ? { primary: all[0], all } : undefined;
+}
+
+async function registrationTest(tenantId, name, url) {
+  const keys = await activeKeys(tenantId);
   const payload = { action_name: name, parameters: {}, timestamp: Math.floor(Date.now() / 1000), test: true };
   const body = buildWebhookBody(payload, keys);
   const headers = standardWebhookHeaders(randomUUID(), payload.timestamp, body, keys);
@@ -281,7 +362,8 @@ const server = createServer({ keepAliveTimeout: 72_000 }, (req, res) => {
     let payload;
     try {
       const text = Buffer.concat(chunks).toString('utf8');
-      [status, payload] = MEMORY ? await routeFromMemory(req) : await route(req, text ? JSON.parse(text) : undefined);
+      const body = text ? JSON.parse(text) : undefined;
+      [status, payload] = MEMORY ? await routeFromMemory(req, body) : await route(req, body);
     } catch (error) {
       console.error(error);
       [status, payload] = [500, { error: 'Internal server error' }];
@@ -296,6 +378,7 @@ async function stop() {
   server.close();
   server.closeAllConnections();
   await pool?.end();
+  await executionsPool?.end();
   await outbound.close();
   await embedded?.stop();
   process.exit(0);

@@ -5,7 +5,7 @@
 //
 // Settings (environment):
 //   BENCH_ROUNDS               rounds; each starts the service, measures it, stops it, then the same for the
-//                              same-query baseline and the no-database baseline (3)
+//                              same-query baseline, the no-database baseline and the bare relay (3)
 //   BENCH_DURATION_S           seconds per measured autocannon / write-path run (5)
 //   BENCH_WARMUP_S             seconds of warm-up before each of them (2): a freshly started server is still compiling
 //   BENCH_START_WARMUP_S       seconds of GET /actions/{name} load, not measured, after each start of a server (3):
@@ -22,7 +22,7 @@
 //   DATABASE_URL               passed to the service and the baseline; unset: embedded PGlite in a temp DATA_DIR
 //
 // Processes: the service (`node dist/src/main.js`) or a baseline (`bench/baseline-server.mjs`: the same-query
-// one, and the no-database one for the two reads), never two at once (PGlite's data directory opens in one
+// one, the no-database one for the two reads, and the bare relay for the added latency), never two at once (PGlite's data directory opens in one
 // process only), pinned to CPU 0 with taskset when there is a second
 // CPU; the load generator (`bench/load.mjs`, autocannon / undici) and the webhook receiver (`bench/receiver.mjs`)
 // on CPU 1. Everything listens on and talks to 127.0.0.1 only.
@@ -159,24 +159,42 @@ async function serviceScenarios(service, session, receiverUrl) {
       autocannonJob(service, executePath, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution' }),
     );
   }
-  if (wanted('added_latency')) {
-    // One execution first, so the receiver has a signed call to hand over for the direct POSTs.
-    await call(service.url, 'POST', executePath, { body: JSON.parse(EXECUTE_BODY), token: session.jwt, expected: 200 });
-    const { captured } = (await call(receiverUrl, 'GET', '/__captured', { expected: 200 })).json;
-    if (!captured) throw new Error('the receiver saw no execution call');
-    results.added_latency = await generator({
-      kind: 'overhead',
-      service: service.url,
-      path: executePath,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.jwt}` },
-      body: EXECUTE_BODY,
-      receiver: receiverUrl,
-      captured,
-      requests: CONFIG.sequentialRequests,
-      warmup: 100,
-    });
-  }
+  if (wanted('added_latency')) results.added_latency = await addedLatency(service, session, receiverUrl);
   return results;
+}
+
+/** Sequential executions through `server` (the service or the bare relay), then as many direct POSTs of one. */
+async function addedLatency(server, session, receiverUrl) {
+  const executePath = `${GATEWAY}/actions/${EXECUTABLE}/execute`;
+  // One execution first, so the receiver has a signed call to hand over for the direct POSTs.
+  await call(server.url, 'POST', executePath, { body: JSON.parse(EXECUTE_BODY), token: session.jwt, expected: 200 });
+  const { captured } = (await call(receiverUrl, 'GET', '/__captured', { expected: 200 })).json;
+  if (!captured) throw new Error('the receiver saw no execution call');
+  return generator({
+    kind: 'overhead',
+    service: server.url,
+    path: executePath,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${session.jwt}` },
+    body: EXECUTE_BODY,
+    receiver: receiverUrl,
+    captured,
+    requests: CONFIG.sequentialRequests,
+    warmup: 100,
+  });
+}
+
+/** Load that is not measured, right after the bare relay started: sequential executions, as many as the warm-up allows. */
+async function warmUpRelay(server, session) {
+  if (CONFIG.startWarmupS <= 0) return;
+  const result = await autocannonJob(server, `${GATEWAY}/actions/${EXECUTABLE}/execute`, {
+    method: 'POST',
+    token: session.jwt,
+    body: EXECUTE_BODY,
+    expect: 'execution',
+    durationS: CONFIG.startWarmupS,
+    warmupS: 0,
+  });
+  if (result.failures) throw new Error(`warm-up of ${server.url}: ${result.failures} requests failed`);
 }
 
 // ---------- is the baseline's answer the service's answer? ----------
@@ -277,6 +295,14 @@ async function main() {
         if (reference) bareEquivalence = compareAnswers(reference, await referenceAnswers(current, session, { exchange: false }));
         await warmUp(current, session);
         round.bare = { ready_ms: current.readyMs, rss_idle_mb: rssMb(current.child.pid), scenarios: await readScenarios(current, session) };
+        await stopChild(current.child);
+      }
+      // The bare relay: the floor of the added latency (one signed POST and one INSERT, no framework).
+      if (wanted('added_latency')) {
+        current = await startBaseline({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.baselineNodeArgs, mode: 'relay' });
+        log(`round ${r}/${CONFIG.rounds}: bare relay (ready in ${current.readyMs} ms)`);
+        await warmUpRelay(current, session);
+        round.relay = { ready_ms: current.readyMs, scenarios: { added_latency: await addedLatency(current, session, receiverUrl) } };
         await stopChild(current.child);
       }
       current = undefined;

@@ -5,7 +5,8 @@ const at = (rounds, side, scenario, field) => rounds.map((r) => r[side]?.scenari
 const failuresOf = (rounds, scenario) =>
   rounds.reduce((sum, r) => {
     const count = (result) => (result ? (result.failures ?? 0) + (result.execution?.failures ?? 0) + (result.direct?.failures ?? 0) : 0);
-    return sum + count(r.service?.scenarios?.[scenario]) + count(r.baseline?.scenarios?.[scenario]) + count(r.bare?.scenarios?.[scenario]);
+    const sides = [r.service, r.baseline, r.bare, r.relay];
+    return sum + sides.reduce((n, side) => n + count(side?.scenarios?.[scenario]), 0);
   }, 0);
 const verdict = (value, target) => {
   if (!target || value === null) return null;
@@ -68,6 +69,21 @@ export function summarize(rounds, mode, firstStart, reference) {
         compare: 'diff',
         value: median(runs.map((x) => x.execution[field] - x.direct[field])),
         target: { op: '<=', limit },
+      });
+    }
+    // The floor on this machine: what the bare relay adds (one signed POST and one INSERT, no framework).
+    const relayRuns = rounds.map((r) => r.relay?.scenarios?.added_latency).filter(Boolean);
+    for (const p of relayRuns.length ? ['p50', 'p99'] : []) {
+      const field = `${p}_ms`;
+      add({
+        key: `added_latency.relay_${p}`,
+        scenario: 'added_latency',
+        label: 'added latency: bare relay',
+        metric: `${p} ms: relay execution vs direct POST`,
+        service: median(relayRuns.map((x) => x.execution[field])),
+        baseline: median(relayRuns.map((x) => x.direct[field])),
+        compare: 'diff',
+        value: median(relayRuns.map((x) => x.execution[field] - x.direct[field])),
       });
     }
   }
