@@ -131,18 +131,19 @@ describe('executions (contract "Executions")', () => {
     expect(callsAfter(mark)).toHaveLength(0);
   });
 
-  it('forwards numbers exactly as sent: integers beyond 2^53 keep every digit, and the signatures verify', async () => {
+  it('forwards numbers exactly as sent: integers beyond 2^53 keep every digit, floats stay floats, and the signatures verify', async () => {
     const name = await actionAnswering(json(200, { result: 'ok', error: '' }), {
       // The schema sees JavaScript's view (docs/decisions.md): ...993 reads as ...992, within this maximum.
       json_schema: { type: 'object', properties: { id: { type: 'integer', maximum: 9007199254740992 }, big: { type: 'integer', minimum: 0 } }, required: ['id'] },
     });
     const mark = receiver.calls.length;
-    const parameters = '{"id":9007199254740993,"big":123456789012345678901234567890,"list":[-18446744073709551617,0.1,1e-7,1e23],"id2":12}';
+    const parameters = '{"id":9007199254740993,"big":123456789012345678901234567890,"list":[-18446744073709551617,0.1,1e-7,1e23,2.0,-0.0],"id2":12}';
     const response = await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, raw: `{"parameters":${parameters}}` });
     expect(response.status).toBe(200);
     expect(response.body.execution.status).toBe('succeeded');
     const [call] = callsAfter(mark);
-    expect(call.body).toContain(`"parameters":{"id":9007199254740993,"big":123456789012345678901234567890,"list":[-18446744073709551617,0.1,1e-07,1${'0'.repeat(23)}],"id2":12}`);
+    // Floats as Python writes them, integral ones too (a Python receiver reads the float the caller wrote).
+    expect(call.body).toContain(`"parameters":{"id":9007199254740993,"big":123456789012345678901234567890,"list":[-18446744073709551617,0.1,1e-07,1e+23,2.0,-0.0],"id2":12}`);
     expect(JSON.parse(call.body).signature).toBe(createHmac('sha256', tenant.hmacKey).update(signedPart(call.body)).digest('hex'));
     expect(() => new Webhook(tenant.hmacKey).verify(call.body, call.headers as Record<string, string>)).not.toThrow();
   });

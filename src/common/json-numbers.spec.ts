@@ -27,10 +27,22 @@ describe('number literals of forwarded bodies', () => {
     expect(inexactNumbers(value, 'parameters')).toEqual([]);
   });
 
-  it('records nothing for fractions and exponents whose value is the float\'s own shortest form', () => {
+  it('records nothing for fractions and exponents whose value is the float\'s own shortest form, but marks integral ones as floats', () => {
     const value = read('{"a":0.30000000000000004,"b":1e23,"c":1.5E+300,"d":-0.0,"e":2.50,"f":1e-7,"g":100e-2,"h":12345678.12345678}');
-    expect(numberLiterals(value)).toBeUndefined();
+    expect([...(numberLiterals(value) ?? [])]).toEqual([
+      ['b', { value: 1e23, float: true }],
+      ['c', { value: 1.5e300, float: true }],
+      ['d', { value: -0, float: true }],
+      ['g', { value: 1, float: true }],
+    ]);
     expect(inexactNumbers(value, 'parameters')).toEqual([]);
+    expect(numberLiterals(read('{"a":0.30000000000000004,"e":2.50,"f":1e-7,"h":12345678.12345678}'))).toBeUndefined();
+  });
+
+  it('reads again a body whose only float is a fraction of zeros, and no other', () => {
+    expect([...(numberLiterals(read('{"a":[1.0],"b":"v2.5"}').a as object) ?? [])]).toEqual([['0', { value: 1, float: true }]]);
+    expect([...(numberLiterals(read('{"a":[1.00,7]}').a as object) ?? [])]).toEqual([['0', { value: 1, float: true }]]);
+    expect(numberLiterals(read('{"a":[1.05,2,3.5],"b":"1.0x"}').a as object)).toBeUndefined();
   });
 
   it('names every number a float would change, with what it would become', () => {

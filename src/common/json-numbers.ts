@@ -9,6 +9,9 @@ import { parse as parseLossless } from 'lossless-json';
  *
  * - an integer literal beyond 2^53 is forwarded as its digits: every JSON reader keeps the value it can, and
  *   Python's `json` keeps it exactly, so `json.dumps` still reproduces the signed bytes;
+ * - a fraction or exponent whose value is integral (`1.0`, `-0.0`, `1e23`) is marked as a float: Python's `json`
+ *   reads it as one, and writes it back so (`1.0`, `-0.0`, `1e+23`), where a JavaScript number would be written
+ *   as the integer `1`, `0` or 1 and 23 zeros, which Python reads as an int (and 10**23 is not the float 1e23);
  * - a fraction or exponent whose decimal value is not the float's own shortest form (a 30-digit fraction,
  *   `1e-400`) cannot be forwarded unchanged at all: it is reported, and the execution refuses it (400).
  *
@@ -20,6 +23,8 @@ export interface NumberLiteral {
   readonly value: number;
   /** The text to send instead of the number's own serialization, for an integer a float does not hold. */
   readonly forward?: string;
+  /** Written with a fraction or an exponent though its value is integral: a float to Python, sent as one. */
+  readonly float?: true;
   /** Why the literal cannot be forwarded: the value a float makes of it. */
   readonly problem?: string;
 }
@@ -33,9 +38,9 @@ export const KeepNumberLiterals = () => SetMetadata(KEEP_NUMBER_LITERALS, true);
 const LITERALS = new WeakMap<object, Map<string, NumberLiteral>>();
 
 // A number JSON.parse may not hold exactly has 16 or more digits (a dot allowed among them) or an exponent; with
-// at most 15 digits and no exponent, the float's shortest form is the literal's own value. Matches inside
-// strings only cost the exact reading below.
-const MAYBE_INEXACT = /(?:\d\.?){16}|\d[eE]/;
+// at most 15 digits and no exponent, the float's shortest form is the literal's own value. A fraction of zeros
+// only (`1.0`) is recorded as a float. Matches inside strings only cost the exact reading below.
+const MAYBE_RECORDED = /(?:\d\.?){16}|\d[eE]|\d\.0+(?!\d)/;
 const INTEGER = /^-?\d+$/;
 
 /** The literals recorded for the members of `container`, if any. */
@@ -48,7 +53,7 @@ export function numberLiterals(container: object): ReadonlyMap<string, NumberLit
  * RangeError when the text nests too deeply for the exact reading.
  */
 export function recordNumberLiterals(text: string, value: unknown): void {
-  if (typeof value !== 'object' || value === null || !MAYBE_INEXACT.test(text)) return;
+  if (typeof value !== 'object' || value === null || !MAYBE_RECORDED.test(text)) return;
   // The same text read again, keeping every number's literal. JSON.parse has already accepted it (and refused
   // __proto__ keys), so this only repeats its reading; a repeated key keeps the last value, as JSON.parse does.
   const exact = parseLossless(text, undefined, {
@@ -113,7 +118,7 @@ function literalsOf(container: object): Map<string, NumberLiteral> {
 function classify(text: string, value: unknown): NumberLiteral | undefined {
   if (typeof value !== 'number') return undefined;
   if (INTEGER.test(text)) return Number.isSafeInteger(value) ? undefined : { value, forward: text };
-  if (sameDecimal(text, String(value))) return undefined;
+  if (sameDecimal(text, String(value))) return Number.isInteger(value) ? { value, float: true } : undefined;
   return { value, problem: `cannot be forwarded exactly: a 64-bit float makes it ${String(value)} (send such a number as a string)` };
 }
 

@@ -41,9 +41,13 @@ describe('canonicalJson', () => {
       expect(canonicalJson(read(text))).toBe(text);
     });
 
-    it('writes fractions and exponents a float holds in Python\'s spelling', () => {
+    it('writes fractions and exponents a float holds in Python\'s spelling, integral ones as floats', () => {
       expect(canonicalJson(read('{"a":0.30000000000000004,"b":1e23,"c":1.5E+300,"d":-0.0,"e":2.50,"f":1e-7,"g":100e-2}'))).toBe(
-        `{"a":0.30000000000000004,"b":1${'0'.repeat(23)},"c":15${'0'.repeat(299)},"d":0,"e":2.5,"f":1e-07,"g":1}`,
+        '{"a":0.30000000000000004,"b":1e+23,"c":1.5e+300,"d":-0.0,"e":2.5,"f":1e-07,"g":1.0}',
+      );
+      // Where Python switches to an exponent: from 1e16 up. Integers stay integers, however they compare.
+      expect(canonicalJson(read('[1.0,1,0.0,-0,-5.00,1E+2,0e0,1e15,1e16,9999999999999998.0,123456789.0e-3,[2.0,{"x":3.00}]]'))).toBe(
+        '[1.0,1,0.0,0,-5.0,100.0,0.0,1000000000000000.0,1e+16,9999999999999998.0,123456.789,[2.0,{"x":3.0}]]',
       );
     });
 
@@ -78,6 +82,7 @@ describe('canonicalJson', () => {
     const texts = [
       ...fc.sample(numberText, { numRuns: 600, seed: 1122 }),
       '9007199254740993', '-0', '0.0', '1e23', '1E+23', '0.1', '0.10000000000000001', '5e-324', '2e-324', '1e-400', '123456789012345678901234567890',
+      '1.0', '-0.0', '100e-2', '1e15', '1e16', '9999999999999998.0', '1.7976931348623157e308', '-4.000',
     ].filter((text) => Number.isFinite(Number(text))); // beyond a float's range the body is refused before this
     const body = `{"n":[${texts.join(',')}]}`;
     const value = JSON.parse(body);
@@ -85,7 +90,8 @@ describe('canonicalJson', () => {
     const refused = new Set(inexactNumbers(value.n, 'n').map((line) => Number(/^n\.(\d+):/.exec(line)?.[1])));
     const forwarded = canonicalJson(value.n).slice(1, -1).split(',');
     const lines = texts.map((text, index) => `${text} ${forwarded[index]} ${refused.has(index) ? 'refused' : 'forwarded'}`);
-    // Forwarded: the same decimal value, and a fixed point of json.loads/json.dumps (the signature verifies).
+    // Forwarded: the same decimal value, the same value and type as Python reads in what was sent (an int or a
+    // float, the sign of zero too), and a fixed point of json.loads/json.dumps (the signature verifies).
     // Refused: a float would indeed change it.
     const script = [
       'import json, sys',
@@ -93,7 +99,7 @@ describe('canonicalJson', () => {
       'for line in sys.stdin.read().split("\\n"):',
       '    sent, out, verdict = line.split(" ")',
       '    if verdict == "forwarded":',
-      '        ok = Decimal(sent) == Decimal(out) and json.dumps(json.loads(out)) == out',
+      '        ok = Decimal(sent) == Decimal(out) and repr(json.loads(sent)) == repr(json.loads(out)) and json.dumps(json.loads(out)) == out',
       '    else:',
       '        ok = Decimal(sent) != Decimal(repr(float(sent)))',
       '    if not ok: print(line)',

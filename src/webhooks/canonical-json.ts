@@ -6,8 +6,10 @@ import { NumberLiteral, numberLiterals } from '../common/json-numbers';
  * hex, UTF-16 units, so lone surrogates survive), integers written out in full and fractions in Python's float
  * repr. A receiver that re-serializes in Python therefore reproduces the signed bytes for any parameters.
  *
- * An integer the caller sent with more digits than a JavaScript number holds (recorded by json-numbers.ts when
- * the body was read) is written with the caller's digits, so it reaches the receiver unchanged.
+ * What json-numbers.ts recorded when the body was read keeps what a JavaScript number loses: an integer the
+ * caller sent with more digits than it holds is written with the caller's digits, and an integral value the
+ * caller wrote as a fraction or an exponent (`1.0`, `1e23`) as the float Python reads in it (`1.0`, `1e+23`).
+ * So a receiver in Python reads the value and the type the caller wrote.
  */
 export function canonicalJson(value: unknown): string {
   switch (typeof value) {
@@ -33,7 +35,9 @@ export function canonicalJson(value: unknown): string {
 
 /** A member, as the caller wrote it when its literal was recorded and the value is still the one read then. */
 function member(item: unknown, literal: NumberLiteral | undefined): string {
-  return literal?.forward !== undefined && literal.value === item ? literal.forward : canonicalJson(item);
+  if (literal === undefined || literal.value !== item) return canonicalJson(item);
+  if (literal.forward !== undefined) return literal.forward;
+  return literal.float ? pythonFloatRepr(item as number) : canonicalJson(item);
 }
 
 const SHORT_ESCAPES: Record<string, string> = {
@@ -55,9 +59,9 @@ function quote(text: string): string {
 
 function formatNumber(value: number): string {
   if (!Number.isFinite(value)) throw new TypeError('cannot serialize a non-finite number as JSON');
-  // An integral value is an int to Python (it has no '.' or exponent), which it prints in full. Its digits are
-  // those of the number's shortest form (1e+23 is 1 and 23 zeros, as a caller who wrote 1e23 meant), not of the
-  // binary float's exact value (99999999999999991611392).
+  // An integral value with no recorded literal is an int (a caller's float is recorded: member()), which Python
+  // prints in full. Its digits are those of the number's shortest form, not of the binary float's exact value
+  // (99999999999999991611392 for 1e+23).
   if (Number.isInteger(value)) return integerDigits(value);
   return pythonFloatRepr(value);
 }
@@ -70,13 +74,18 @@ function integerDigits(value: number): string {
   return `${sign}${first}${rest}${'0'.repeat(Number(exponent) - rest.length)}`;
 }
 
-/** Python's repr(float): shortest round-trip digits, scientific below 1e-4 (fractions are never >= 1e16). */
+/**
+ * Python's repr(float): the shortest round-trip digits, in scientific notation below 1e-4 and from 1e16 up (with a
+ * two-digit exponent at least), else in fixed notation with at least one decimal (`1.0`, `-0.0`).
+ */
 function pythonFloatRepr(value: number): string {
+  if (Object.is(value, -0)) return '-0.0';
   const [mantissa, exponentText] = value.toExponential().split('e');
   const exponent = Number(exponentText);
-  if (exponent < -4) {
+  if (exponent < -4 || exponent >= 16) {
     const sign = exponent < 0 ? '-' : '+';
     return `${mantissa}e${sign}${String(Math.abs(exponent)).padStart(2, '0')}`;
   }
-  return String(value);
+  const fixed = String(value);
+  return Number.isInteger(value) ? `${fixed}.0` : fixed;
 }
