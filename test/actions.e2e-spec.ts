@@ -213,6 +213,18 @@ describe('actions (spec 4, contract "Actions")', () => {
       const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: { name: 'Bad', json_schema: [] } });
       expect(response.status).toBe(400);
       expect(response.body.details.split('; ').map((part: string) => part.split(':')[0])).toEqual(['name', 'description', 'webhook_url', 'json_schema']);
+      // A malformed URL is named with the others; its destination is checked once every field is well-formed.
+      const malformed = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: { name: 'A B', description: '', webhook_url: 'x', json_schema: 'y' } });
+      expect([malformed.status, malformed.body]).toEqual([
+        400,
+        {
+          error: 'Invalid request',
+          details:
+            'name: must match ^[a-z0-9_]+$ (lowercase letters, digits and underscores); description: must be 1 to 500 characters; ' +
+            'webhook_url: must be an absolute http or https URL; json_schema: must be a JSON object',
+        },
+      ]);
+      expect(await storedCount(tenant.tenantId)).toBe(0);
     });
 
     it('accepts draft-07 schemas, boundary lengths, and ignores unknown and read-only fields', async () => {

@@ -1,8 +1,8 @@
-import { IsDefined, IsObject, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsDefined, IsObject, IsString, Length, Matches, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
 import { ApiParam, ApiProperty } from '@nestjs/swagger';
 import { Checks } from '../../common/checks';
 import { CodePointLength, IsStorableText } from '../../common/text.validators';
-import { MAX_WEBHOOK_URL_LENGTH } from '../../webhooks/webhook-url';
+import { MAX_WEBHOOK_URL_LENGTH, parseWebhookUrl } from '../../webhooks/webhook-url';
 import { ACTION_NAME_MAX_LENGTH, ACTION_NAME_PATTERN } from '../action-name';
 
 // The rules of spec 2.1, once, for the create and update bodies. `required` false: the field may be absent, but
@@ -36,6 +36,23 @@ export const DescriptionField = (required: boolean) =>
     IsStorableText(),
   );
 
+/**
+ * The URL's syntax (parseWebhookUrl; whether https is required is the service's to say), checked with the other
+ * fields so that one answer names every malformed field.
+ */
+const IsWebhookUri = () =>
+  ValidateBy({
+    name: 'isWebhookUri',
+    validator: {
+      validate: (value: unknown) => typeof value !== 'string' || typeof parseWebhookUrl(value, false) !== 'string',
+      defaultMessage: (args) => String(parseWebhookUrl(String(args?.value), false)),
+    },
+  });
+
+/**
+ * On create, the URL's syntax is checked with the other fields. On update it is left to ActionsService, which
+ * lets an action's own stored URL (perhaps accepted under older rules) be sent back unchanged.
+ */
 export const WebhookUrlField = (required: boolean) =>
   Checks(
     ApiProperty({
@@ -49,6 +66,7 @@ export const WebhookUrlField = (required: boolean) =>
     IsString({ message: 'must be a string' }),
     MaxLength(MAX_WEBHOOK_URL_LENGTH, { message: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` }),
     IsStorableText(),
+    ...(required ? [IsWebhookUri()] : []),
   );
 
 export const JsonSchemaField = (required: boolean) =>
