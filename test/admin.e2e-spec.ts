@@ -26,6 +26,14 @@ describe('management API (contract "Management API")', () => {
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ error: 'Invalid token' });
     });
+
+    it('takes the key with the scheme in any case and one or more spaces (RFC 6750)', async () => {
+      for (const authorization of [`bearer ${testApp.config.adminApiKey}`, `BEARER  ${testApp.config.adminApiKey}`]) {
+        expect((await call(testApp.baseUrl, 'GET', '/api/v1/admin/tenants', { headers: { authorization } })).status).toBe(200);
+      }
+      const spaceAfter = await call(testApp.baseUrl, 'GET', '/api/v1/admin/tenants', { headers: { authorization: `Bearer ${testApp.config.adminApiKey} x` } });
+      expect([spaceAfter.status, spaceAfter.body]).toEqual([401, { error: 'Invalid token' }]);
+    });
   });
 
   describe('tenants', () => {

@@ -112,6 +112,10 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
 
     it('accepts the exchanged token', async () => {
       expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
+      // RFC 6750: the scheme in any case, then one or more spaces.
+      for (const authorization of [`bearer ${tenant.jwt}`, `BEARER   ${tenant.jwt}`]) {
+        expect((await gateway(testApp, 'GET', '/actions', { headers: { authorization } })).status).toBe(200);
+      }
     });
 
     it('accepts a token the test signs with the service secret (the checks below are not vacuous)', async () => {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { LRUCache } from 'lru-cache';
 import { Strategy } from 'passport-jwt';
+import { bearerCredentials } from '../common/bearer-credentials';
 import { InvalidTokenError } from '../common/common.errors';
 import { asTenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
@@ -10,14 +11,9 @@ import { ApiTokensService } from './api-tokens.service';
 import { jwtSecretKey } from './jwt-secret';
 import { BearerClaims, Principal } from './principal';
 
-/**
- * The token of `Authorization: Bearer <token>`, the whole header or nothing: passport-jwt's own extractor reads
- * up to the first space and ignores whatever follows.
- */
+/** The request's bearer token (bearerCredentials), for passport-jwt. */
 export function bearerToken(request: { headers: Record<string, string | string[] | undefined> }): string | null {
-  const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer ([^\s]+)$/i.exec(header) : null;
-  return match ? match[1] : null;
+  return bearerCredentials(request.headers.authorization);
 }
 
 type HeaderBearer = Parameters<typeof bearerToken>[0] & { arrivedAt?: number };

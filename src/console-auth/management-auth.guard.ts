@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
+import { bearerCredentials } from '../common/bearer-credentials';
 import { InvalidTokenError } from '../common/common.errors';
 import { TenantNotFoundError } from '../tenancy/tenancy.errors';
 import { CsrfTokenError, OperatorsOnlyError } from './console-auth.errors';
@@ -38,8 +39,8 @@ export class ManagementAuthGuard implements CanActivate {
     const header = request.headers.authorization;
     if (header !== undefined) {
       // Explicit credentials win: a wrong key is refused even when a session cookie comes along.
-      const match = /^Bearer (\S+)$/i.exec(header);
-      if (!match || !this.sessions.isAdminKey(match[1])) throw new InvalidTokenError();
+      const key = bearerCredentials(header);
+      if (!key || !this.sessions.isAdminKey(key)) throw new InvalidTokenError();
       return { kind: 'operator' };
     }
     const secret = readSessionCookie(request);
