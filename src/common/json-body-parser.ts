@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { InvalidRequestError } from './common.errors';
 import { recordNumberLiterals } from './json-numbers';
+import { closingQuote } from './json-text';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 /**
@@ -74,14 +75,10 @@ export class RawBody {
 /** Whether `[` and `{` outside strings nest deeper than `limit` in JSON text; one pass, no recursion. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 0x5c) index += 1; // a backslash escapes the next character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) {
-      inString = true;
+    if (code === 0x22) {
+      index = closingQuote(text, index);
     } else if (code === 0x5b || code === 0x7b) {
       if (++depth > limit) return true;
     } else if (code === 0x5d || code === 0x7d) {

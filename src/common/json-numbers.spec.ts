@@ -1,4 +1,4 @@
-import { inexactNumbers, numberLiterals, recordNumberLiterals } from './json-numbers';
+import { hasRecordedNumber, inexactNumbers, numberLiterals, recordNumberLiterals } from './json-numbers';
 
 /** A body read as the service reads one that forwards its numbers. */
 function read(text: string): Record<string, unknown> {
@@ -39,10 +39,18 @@ describe('number literals of forwarded bodies', () => {
     expect(numberLiterals(read('{"a":0.30000000000000004,"e":2.50,"f":1e-7,"h":12345678.12345678}'))).toBeUndefined();
   });
 
-  it('reads again a body whose only float is a fraction of zeros, and no other', () => {
+  it('records a float whose fraction is all zeros', () => {
     expect([...(numberLiterals(read('{"a":[1.0],"b":"v2.5"}').a as object) ?? [])]).toEqual([['0', { value: 1, float: true }]]);
     expect([...(numberLiterals(read('{"a":[1.00,7]}').a as object) ?? [])]).toEqual([['0', { value: 1, float: true }]]);
     expect(numberLiterals(read('{"a":[1.05,2,3.5],"b":"1.0x"}').a as object)).toBeUndefined();
+  });
+
+  it('reads a body again only for a number outside its strings that needs it', () => {
+    for (const text of ['{"a":1.0}', '{"a":[2,-3.00]}', '{"a":1e5}', '{"a":1E-2}', '{"a":12345678901234567}', '{"a":1234567.890123456}', '{"s":"\\"","a":1.0}']) {
+      expect([text, hasRecordedNumber(text)]).toEqual([text, true]);
+    }
+    const inStrings = ['{"jsonrpc":"2.0","id":1}', '{"ip":"10.0.0.1","v":"1e5","n":"12345678901234567"}', '{"s":"a\\"1.0","n":-1.05}', '{"a":[1,2.5,-0,100]}'];
+    for (const text of inStrings) expect([text, hasRecordedNumber(text)]).toEqual([text, false]);
   });
 
   it('names every number a float would change, with what it would become', () => {

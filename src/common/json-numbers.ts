@@ -1,5 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import { parse as parseLossless } from 'lossless-json';
+import { closingQuote } from './json-text';
 
 /**
  * Numbers as the caller wrote them. `JSON.parse` makes every number a 64-bit float, which cannot hold
@@ -39,7 +40,8 @@ const LITERALS = new WeakMap<object, Map<string, NumberLiteral>>();
 
 // A number JSON.parse may not hold exactly has 16 or more digits (a dot allowed among them) or an exponent; with
 // at most 15 digits and no exponent, the float's shortest form is the literal's own value. A fraction of zeros
-// only (`1.0`) is recorded as a float. Matches inside strings only cost the exact reading below.
+// only (`1.0`) is recorded as a float. MAYBE_RECORDED is the quick test over the whole text, strings included;
+// endOfPlainNumber() is the same test for one number.
 const MAYBE_RECORDED = /(?:\d\.?){16}|\d[eE]|\d\.0+(?!\d)/;
 const INTEGER = /^-?\d+$/;
 
@@ -53,7 +55,7 @@ export function numberLiterals(container: object): ReadonlyMap<string, NumberLit
  * RangeError when the text nests too deeply for the exact reading.
  */
 export function recordNumberLiterals(text: string, value: unknown): void {
-  if (typeof value !== 'object' || value === null || !MAYBE_RECORDED.test(text)) return;
+  if (typeof value !== 'object' || value === null || !hasRecordedNumber(text)) return;
   // The same text read again, keeping every number's literal. JSON.parse has already accepted it (and refused
   // __proto__ keys), so this only repeats its reading; a repeated key keeps the last value, as JSON.parse does.
   const exact = parseLossless(text, undefined, {
@@ -61,6 +63,47 @@ export function recordNumberLiterals(text: string, value: unknown): void {
     onDuplicateKey: ({ newValue }: { newValue: unknown }) => newValue,
   });
   align(exact, value);
+}
+
+/**
+ * Whether the JSON `text` holds a number literal that is recorded (see MAYBE_RECORDED), outside its strings: a
+ * version "2.0" or an address "10.0.0.1" in a string costs no exact reading. One pass, after a quick test of
+ * the whole text.
+ */
+export function hasRecordedNumber(text: string): boolean {
+  if (!MAYBE_RECORDED.test(text)) return false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x22) {
+      index = closingQuote(text, index);
+    } else if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
+      const end = endOfPlainNumber(text, index);
+      if (end === -1) return true;
+      index = end - 1;
+    }
+  }
+  return false;
+}
+
+/** Where the number at `start` ends, or -1 when it is one to record (16 digits, an exponent, a fraction of zeros). */
+function endOfPlainNumber(text: string, start: number): number {
+  let digits = 0;
+  let fraction: 'none' | 'zeros' | 'other' = 'none';
+  let index = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+  for (; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0x30 && code <= 0x39) {
+      digits += 1;
+      if (fraction === 'zeros' && code !== 0x30) fraction = 'other';
+    } else if (code === 0x2e) {
+      fraction = 'zeros';
+    } else if (code === 0x65 || code === 0x45) {
+      return -1;
+    } else {
+      break;
+    }
+  }
+  return digits >= 16 || fraction === 'zeros' ? -1 : index;
 }
 
 /**
@@ -94,7 +137,7 @@ function align(exact: unknown, parsed: unknown): boolean {
   if (typeof exact !== 'object' || exact === null || exact instanceof Literal || typeof parsed !== 'object' || parsed === null) return false;
   const target = parsed as Record<string, unknown>;
   let recorded = false;
-  for (const [key, item] of Object.entries(exact)) {
+  const visit = (key: string, item: unknown) => {
     if (item instanceof Literal) {
       const literal = classify(item.text, target[key]);
       if (literal) {
@@ -104,7 +147,10 @@ function align(exact: unknown, parsed: unknown): boolean {
     } else if (align(item, target[key])) {
       recorded = true;
     }
-  }
+  };
+  // Indexes and keys rather than Object.entries: a 1 MB array holds 150,000 numbers, each a pair to collect.
+  if (Array.isArray(exact)) for (let index = 0; index < exact.length; index++) visit(String(index), exact[index]);
+  else for (const key of Object.keys(exact)) visit(key, (exact as Record<string, unknown>)[key]);
   if (recorded) literalsOf(target);
   return recorded;
 }
@@ -116,10 +162,13 @@ function literalsOf(container: object): Map<string, NumberLiteral> {
 }
 
 function classify(text: string, value: unknown): NumberLiteral | undefined {
-  if (typeof value !== 'number') return undefined;
+  // A plain number (at most 15 digits, no exponent, a fraction not all zeros) is the float's own shortest form.
+  if (typeof value !== 'number' || endOfPlainNumber(text, 0) === text.length) return undefined;
   if (INTEGER.test(text)) return Number.isSafeInteger(value) ? undefined : { value, forward: text };
-  if (sameDecimal(text, String(value))) return Number.isInteger(value) ? { value, float: true } : undefined;
-  return { value, problem: `cannot be forwarded exactly: a 64-bit float makes it ${String(value)} (send such a number as a string)` };
+  const shortest = String(value);
+  // Most literals are the float's own shortest form, letter for letter: no need to compare their decimals.
+  if (shortest === text || sameDecimal(text, shortest)) return Number.isInteger(value) ? { value, float: true } : undefined;
+  return { value, problem: `cannot be forwarded exactly: a 64-bit float makes it ${shortest} (send such a number as a string)` };
 }
 
 /** Whether two JSON number texts denote the same decimal value (the sign of zero aside). */

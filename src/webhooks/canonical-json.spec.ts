@@ -13,7 +13,7 @@ describe('canonicalJson', () => {
     ['tab\there\nnew "q" \\ /', '"tab\\there\\nnew \\"q\\" \\\\ /"'],
     ['\u0000\u001f\u007f', '"\\u0000\\u001f\\u007f"'],
     [1e21, '1000000000000000000000'],
-    // Integral floats are written with the digits of their shortest form, the value a caller writing 1e23 means.
+    // A JavaScript number that is integral, with no literal recorded, is an int: the digits of its shortest form.
     [1e23, `1${'0'.repeat(23)}`],
     [2 ** 64, '18446744073709552000'],
     [-1.7976931348623157e308, `-17976931348623157${'0'.repeat(292)}`],
@@ -55,6 +55,10 @@ describe('canonicalJson', () => {
       expect(canonicalJson(read('{"a":12345678901234567890,"a":1}'))).toBe('{"a":1}');
       expect(canonicalJson(read('{"a":1,"a":12345678901234567890}'))).toBe('{"a":12345678901234567890}');
       expect(canonicalJson(read('{"a":{"b":12345678901234567890},"a":{"b":2}}'))).toBe('{"a":{"b":2}}');
+      // An object shaped like the exact reading's own record of a literal does not stand in for it.
+      expect(canonicalJson(read('{"a":{"text":"9007199254740993"},"a":9007199254740993}'))).toBe('{"a":9007199254740993}');
+      expect(canonicalJson(read('{"a":{"text":"1.0"},"a":1.0,"b":{},"b":2.0}'))).toBe('{"a":1.0,"b":2.0}');
+      expect(canonicalJson(read('{"a":1.0,"a":{"text":"1.0"}}'))).toBe('{"a":{"text":"1.0"}}');
     });
 
     it('writes a value changed after reading as it now is, not as it was sent', () => {
