@@ -163,11 +163,19 @@ async function serviceScenarios(service, session, receiverUrl) {
   return results;
 }
 
-/** Sequential executions through `server` (the service or the bare relay), then as many direct POSTs of one. */
-async function addedLatency(server, session, receiverUrl) {
+/**
+ * Sequential executions through `server` (the service or the bare relay), then as many direct POSTs of one. The
+ * relay must answer as the service did (the same fields, a succeeded execution), or it is no baseline.
+ */
+async function addedLatency(server, session, receiverUrl, { relay = false } = {}) {
   const executePath = `${GATEWAY}/actions/${EXECUTABLE}/execute`;
   // One execution first, so the receiver has a signed call to hand over for the direct POSTs.
-  await call(server.url, 'POST', executePath, { body: JSON.parse(EXECUTE_BODY), token: session.jwt, expected: 200 });
+  const { execution } = (await call(server.url, 'POST', executePath, { body: JSON.parse(EXECUTE_BODY), token: session.jwt, expected: 200 })).json;
+  const shape = { fields: Object.keys(execution).sort(), status: execution.status, result: execution.result, error: execution.error };
+  if (!relay) session.executionShape = shape;
+  else if (session.executionShape && !isDeepStrictEqual(shape, session.executionShape)) {
+    throw new Error(`the bare relay does not answer what the service answers, so it is no baseline:\n  service: ${JSON.stringify(session.executionShape)}\n  relay:   ${JSON.stringify(shape)}`);
+  }
   const { captured } = (await call(receiverUrl, 'GET', '/__captured', { expected: 200 })).json;
   if (!captured) throw new Error('the receiver saw no execution call');
   return generator({
@@ -302,7 +310,7 @@ async function main() {
         current = await startBaseline({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.baselineNodeArgs, mode: 'relay' });
         log(`round ${r}/${CONFIG.rounds}: bare relay (ready in ${current.readyMs} ms)`);
         await warmUpRelay(current, session);
-        round.relay = { ready_ms: current.readyMs, scenarios: { added_latency: await addedLatency(current, session, receiverUrl) } };
+        round.relay = { ready_ms: current.readyMs, scenarios: { added_latency: await addedLatency(current, session, receiverUrl, { relay: true }) } };
         await stopChild(current.child);
       }
       current = undefined;
