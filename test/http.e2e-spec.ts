@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
 import { call } from './support/http';
 import { Receiver } from './support/receiver';
@@ -79,15 +80,31 @@ describe('HTTP conventions (contract "Conventions for every response")', () => {
     expect(response.body).toEqual({ error: 'Invalid request', details: 'body: Content-Type must be application/json' });
   });
 
-  it('accepts application/json with a charset', async () => {
+  it('accepts application/json with a charset, a +json type, and a JSON body with no Content-Type at all', async () => {
     const receiver = await Receiver.start();
     try {
-      const response = await gateway(testApp, 'POST', '/actions', {
-        token: tenant.jwt,
-        raw: JSON.stringify(actionBody(receiver.url())),
-        headers: { 'content-type': 'application/json; charset=utf-8' },
+      for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json', 'Application/JSON']) {
+        const response = await gateway(testApp, 'POST', '/actions', {
+          token: tenant.jwt,
+          raw: JSON.stringify(actionBody(receiver.url())),
+          headers: { 'content-type': type },
+        });
+        expect([type, response.status]).toEqual([type, 201]);
+      }
+      // As Python's requests.post(url, data=json.dumps(...)) sends it: no Content-Type header.
+      const body = JSON.stringify(actionBody(receiver.url()));
+      const bare = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const request = httpRequest(
+          `${testApp.baseUrl}/api/v1/gateway/actions`,
+          { method: 'POST', headers: { authorization: `Bearer ${tenant.jwt}`, 'content-length': Buffer.byteLength(body) } },
+          (response) => {
+            let text = '';
+            response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+          },
+        );
+        request.on('error', reject).end(body);
       });
-      expect(response.status).toBe(201);
+      expect([bare.status, JSON.parse(bare.text).action.name]).toEqual([201, JSON.parse(body).name]);
     } finally {
       await receiver.stop();
     }
