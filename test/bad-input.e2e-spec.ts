@@ -500,6 +500,10 @@ describe('bad input never breaks the gateway (property-based)', () => {
         if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType) && response.status < 400) {
           throw new Error(`a ${contentType} body was accepted: ${endpoint.method} ${endpoint.path} -> ${response.status}`);
         }
+        // No Content-Type at all: the body is read as JSON, so it is never refused for its media type.
+        if (contentType === undefined && response.body?.details === 'body: Content-Type must be application/json') {
+          throw new Error(`a body with no Content-Type was refused for it: ${endpoint.method} ${endpoint.path}`);
+        }
       }),
       { seed: SEED, numRuns: 60 },
     );

@@ -74,16 +74,16 @@ describe('HTTP conventions (contract "Conventions for every response")', () => {
     expect(response.body.details).toContain(details);
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])('answers a %s body with 400', async (type) => {
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/merge-patch+json'])('answers a %s body with 400', async (type) => {
     const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw: 'name=x', headers: { 'content-type': type } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'Invalid request', details: 'body: Content-Type must be application/json' });
   });
 
-  it('accepts application/json with a charset, a +json type, and a JSON body with no Content-Type at all', async () => {
+  it('accepts application/json with a charset, and a JSON body with no Content-Type at all', async () => {
     const receiver = await Receiver.start();
     try {
-      for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json', 'Application/JSON']) {
+      for (const type of ['application/json; charset=utf-8', 'Application/JSON']) {
         const response = await gateway(testApp, 'POST', '/actions', {
           token: tenant.jwt,
           raw: JSON.stringify(actionBody(receiver.url())),

@@ -12,8 +12,8 @@ export const BODY_LIMIT_BYTES = 1_048_576;
  */
 export const MAX_BODY_DEPTH = 128;
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-/** `application/json`, or a structured `+json` type (`application/merge-patch+json`), with parameters or none. */
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(;|$)/i;
+/** `application/json`, with parameters (a charset) or none. */
+const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
  * A request body as read off the wire, not yet parsed. Parsing waits for the body pipe, which runs after the
@@ -48,8 +48,8 @@ export class RawBody {
       throw new InvalidRequestError('body: not valid UTF-8');
     }
     if (text.trim() === '') return undefined;
-    // No Content-Type at all is read as JSON (Python's `requests.post(data=...)` sends none), as is a `+json` type.
-    if (this.contentType && !JSON_MEDIA_TYPE.test(this.contentType)) {
+    // No Content-Type at all is read as JSON: Python's `requests.post(url, data=...)` sends none.
+    if (this.contentType !== undefined && !JSON_MEDIA_TYPE.test(this.contentType)) {
       throw new InvalidRequestError('body: Content-Type must be application/json');
     }
     if (nestsDeeperThan(text, MAX_BODY_DEPTH)) throw new InvalidRequestError(`body: nested deeper than ${MAX_BODY_DEPTH} levels`);
