@@ -11,7 +11,7 @@ import { verifyWebhook } from '@action-gateway/receiver-kit';
 
 const keys = (process.env.HMAC_KEY ?? '').split(',').map((key) => key.trim()).filter(Boolean);
 const port = Number(process.env.PORT ?? 4000);
-const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 4 * 1024 * 1024; // a 1 MB request of non-ASCII text arrives escaped, as over 3 MB
 
 const server = createServer((request, response) => {
   const answer = (status, body) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));

@@ -33,7 +33,7 @@ KEYS = [key.strip() for key in os.environ.get("HMAC_KEY", "").split(",") if key.
 PORT = int(os.environ.get("PORT", "4000"))
 HOST = os.environ.get("HOST", "127.0.0.1")
 RECORD_FILE = os.environ.get("RECORD_FILE")
-MAX_BODY_BYTES = 1024 * 1024
+MAX_BODY_BYTES = 4 * 1024 * 1024  # a 1 MB request of non-ASCII text arrives escaped, as over 3 MB
 
 record_lock = threading.Lock()
 
@@ -74,7 +74,8 @@ class Handler(BaseHTTPRequestHandler):
         if call.get("test") is True:
             return self.answer(200, {"result": "ready", "error": ""})
         record(call, raw)
-        description = f"ran {call['action_name']} with {json.dumps(call['parameters'], ensure_ascii=False)}"
+        # At most 200 characters of the parameters: the gateway reads an answer of at most 1 MB.
+        description = f"ran {call['action_name']} with {json.dumps(call['parameters'], ensure_ascii=False)[:200]}"
         self.answer(200, {"result": description, "error": ""})
 
     def read_body(self):

@@ -21,6 +21,8 @@ function parameterCorpus(): Record<string, unknown>[] {
     { '2': 'integer-like key', a: 1, '1': 'sorted first' },
     { deep },
     { empty: {}, list: [], nothing: null, yes: true, no: false },
+    // Near the 1 MB request limit, of text that arrives escaped as three times its size.
+    { wide: 'ü'.repeat(524_000) },
   ];
   const generated = fc.sample(fc.dictionary(fc.string({ unit: 'grapheme-composite' }), fc.jsonValue({ maxDepth: 3 })), { numRuns: 60, seed: 20261122 });
   const unicode = fc.sample(fc.dictionary(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' })), { numRuns: 30, seed: 7 });

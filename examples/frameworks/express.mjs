@@ -5,7 +5,8 @@ import { verifyWebhook } from '@action-gateway/receiver-kit';
 const keys = (process.env.HMAC_KEY ?? '').split(','); // every key you hold while rotating
 const app = express();
 
-app.post('/hook', express.raw({ type: 'application/json', limit: '1mb' }), (request, response) => {
+// 4mb: a 1 MB request of non-ASCII text arrives escaped, a little over three times its size.
+app.post('/hook', express.raw({ type: 'application/json', limit: '4mb' }), (request, response) => {
   const verified = verifyWebhook(request.body, request.headers, keys);
   if (!verified.ok) return response.status(401).json({ error: 'Invalid signature' }); // verified.reason says why
   const { action_name, parameters, test } = verified.payload;

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { verifyWebhook } from '@action-gateway/receiver-kit';
 
 const keys = (process.env.HMAC_KEY ?? '').split(','); // every key you hold while rotating
-const app = Fastify();
+const app = Fastify({ bodyLimit: 4 * 1024 * 1024 }); // a 1 MB request of non-ASCII text arrives as over 3 MB
 app.removeContentTypeParser('application/json');
 app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
