@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -89,6 +90,11 @@ describe('the example receivers verify every call the service makes (docs/receiv
     } finally {
       child.kill();
     }
+  });
+
+  it('the kit, as this checkout links it after `npm run build`: require() finds its CommonJS build (packages/receiver-kit/README.md)', () => {
+    const kit = createRequire(join(__dirname, '..', 'package.json'))('@action-gateway/receiver-kit') as { verifyWebhook: unknown };
+    expect(typeof kit.verifyWebhook).toBe('function');
   });
 
   it('Node (examples/receiver.mjs, the kit): both signatures on the raw bytes', async () => {
