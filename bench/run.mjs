@@ -104,9 +104,10 @@ function autocannonJob(server, path, { method = 'GET', token, body, expect, dura
 }
 
 /** Load that is not measured, right after a server started: the first seconds run code V8 has not optimized yet. */
-async function warmUp(server, session) {
+async function warmUp(server, session, request = { path: `${GATEWAY}/actions/${actionName(3)}` }) {
   if (CONFIG.startWarmupS <= 0) return;
-  const result = await autocannonJob(server, `${GATEWAY}/actions/${actionName(3)}`, { token: session.jwt, durationS: CONFIG.startWarmupS, warmupS: 0 });
+  const { path, ...options } = request;
+  const result = await autocannonJob(server, path, { token: session.jwt, ...options, durationS: CONFIG.startWarmupS, warmupS: 0 });
   if (result.failures) throw new Error(`warm-up of ${server.url}: ${result.failures} requests failed`);
 }
 
@@ -189,20 +190,6 @@ async function addedLatency(server, session, receiverUrl, { relay = false } = {}
     requests: CONFIG.sequentialRequests,
     warmup: 100,
   });
-}
-
-/** Load that is not measured, right after the bare relay started: sequential executions, as many as the warm-up allows. */
-async function warmUpRelay(server, session) {
-  if (CONFIG.startWarmupS <= 0) return;
-  const result = await autocannonJob(server, `${GATEWAY}/actions/${EXECUTABLE}/execute`, {
-    method: 'POST',
-    token: session.jwt,
-    body: EXECUTE_BODY,
-    expect: 'execution',
-    durationS: CONFIG.startWarmupS,
-    warmupS: 0,
-  });
-  if (result.failures) throw new Error(`warm-up of ${server.url}: ${result.failures} requests failed`);
 }
 
 // ---------- is the baseline's answer the service's answer? ----------
@@ -309,7 +296,8 @@ async function main() {
       if (wanted('added_latency')) {
         current = await startBaseline({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.baselineNodeArgs, mode: 'relay' });
         log(`round ${r}/${CONFIG.rounds}: bare relay (ready in ${current.readyMs} ms)`);
-        await warmUpRelay(current, session);
+        // The relay answers executions only: its warm-up is executions.
+        await warmUp(current, session, { path: `${GATEWAY}/actions/${EXECUTABLE}/execute`, method: 'POST', body: EXECUTE_BODY, expect: 'execution' });
         round.relay = { ready_ms: current.readyMs, scenarios: { added_latency: await addedLatency(current, session, receiverUrl, { relay: true }) } };
         await stopChild(current.child);
       }

@@ -12,7 +12,7 @@ describe('closingQuote', () => {
     expect(closingQuote(text, 0)).toBe(end);
   });
 
-  it('is linear in long runs of backslashes and quotes', () => {
+  it('counts long runs of backslashes and escaped quotes right', () => {
     const text = `"${'\\\\'.repeat(200_000)}${'\\"'.repeat(200_000)}"`;
     expect(closingQuote(text, 0)).toBe(text.length - 1);
   });

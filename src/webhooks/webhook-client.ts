@@ -114,14 +114,10 @@ const DISCARD_GRACE_MS = 100;
 
 /** Reads and drops a body that is short and prompt (the connection stays open for the next call); cuts any other. */
 async function discardBody(body: Dispatcher.ResponseData['body']): Promise<void> {
-  const grace = new AbortController();
-  const timer = setTimeout(() => grace.abort(), DISCARD_GRACE_MS);
   try {
-    await body.dump({ limit: DISCARD_LIMIT_BYTES, signal: grace.signal });
+    await body.dump({ limit: DISCARD_LIMIT_BYTES, signal: AbortSignal.timeout(DISCARD_GRACE_MS) });
   } catch {
     // Cut: too long or too slow. The connection closes; the status was the answer anyway.
-  } finally {
-    clearTimeout(timer);
   }
 }
 
