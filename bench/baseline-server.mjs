@@ -209,7 +209,8 @@ const mapAction = (row) => ({
   tenant_id: row.tenant_id,
   name: row.name,
   description: row.description,
-  json_schema: row.json_schema, // a `json` column: pg parses it with JSON.parse, keys in stored order
+  // The service's statements read `json_schema` as text (actions.sql.ts); `SELECT *` has pg parse the `json`.
+  json_schema: typeof row.json_schema === 'string' ? JSON.parse(row.json_schema) : row.json_schema,
   webhook_url: row.webhook_url,
   created_at: row.created_at.toISOString(),
   updated_at: row.updated_at.toISOString(),

@@ -9,6 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-parser';
+import { registerJsonTextSerializer } from './common/json-response';
 import { MAX_PARAM_LENGTH, RouteTable } from './common/route-table';
 import { createLogger } from './common/logging';
 import { serveConsoleAssets } from './console/serve-console-assets';
@@ -80,6 +81,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   app.flushLogs();
   app.get(RouteTable).attach(fastify);
   registerRawBodyReader(fastify);
+  registerJsonTextSerializer(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
+import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { ok, Receiver, status } from './support/receiver';
 import { expectEndedAtDeadline } from './support/timing';
 import { startTestApp, TestApp } from './support/test-app';
@@ -397,6 +397,65 @@ describe('actions (spec 4, contract "Actions")', () => {
       const response = await gateway(testApp, 'GET', `/actions/${name}`, { token: tenant.jwt });
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: 'Action not found' });
+    });
+  });
+
+  describe('json_schema as it was written (contract: "same keys, same order")', () => {
+    // Integer-like keys after others, which a JavaScript object would move first; numbers in spellings that
+    // JSON.stringify would change; escapes kept as written; whitespace between tokens, which is not kept.
+    const written = (extra: string) =>
+      `{ "type" : "object",\n  "properties": { "zeta": {"type": "number", "minimum": 1.0, "maximum": 1E2, "multipleOf": 0.50},` +
+      ` "10": {"type": "string", "description": "caf\\u00e9 \\"quoted\\" {x: 1}"}, "2": {"type": "string", "const": "a  b"} },\n` +
+      `  "x-order": {"b": 1, "a": 2, "1": 3}${extra} }`;
+    const compact = (extra: string) =>
+      `{"type":"object","properties":{"zeta":{"type":"number","minimum":1.0,"maximum":1E2,"multipleOf":0.50},` +
+      `"10":{"type":"string","description":"caf\\u00e9 \\"quoted\\" {x: 1}"},"2":{"type":"string","const":"a  b"}},` +
+      `"x-order":{"b":1,"a":2,"1":3}${extra.replace(/\s/g, '')}}`;
+    const raw = (fields: Record<string, unknown>, schema: string) => `${JSON.stringify(fields).slice(0, -1)},"json_schema":${schema}}`;
+    const storedText = async (id: string) =>
+      (await testApp.app.get(DataSource).query('SELECT json_schema::text AS text FROM actions WHERE id = $1', [id]))[0].text;
+
+    it('gives it back as written from POST, GET, the list and the management API, and stores that text', async () => {
+      const { json_schema: _unused, ...fields } = actionBody(receiver.url());
+      const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw: raw(fields, written('')), headers: { 'content-type': 'application/json' } });
+      expect(created.status).toBe(201);
+      const expected = `"json_schema":${compact('')},"webhook_url"`;
+      expect(created.text).toContain(expected);
+      expect(created.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(created.body.action.json_schema.properties.zeta).toEqual({ type: 'number', minimum: 1, maximum: 100, multipleOf: 0.5 });
+      expect(await storedText(created.body.action.id)).toBe(compact(''));
+
+      const name = created.body.action.name;
+      expect((await gateway(testApp, 'GET', `/actions/${name}`, { token: tenant.jwt })).text).toBe(created.text);
+      expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).text).toContain(expected);
+      expect((await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${name}`)).text).toContain(expected);
+
+      // A change of description reloads the action from the database: the text read back is the same.
+      const renamed = await gateway(testApp, 'PUT', `/actions/${name}`, { token: tenant.jwt, body: { description: 'changed' } });
+      expect(renamed.status).toBe(200);
+      expect(renamed.text).toContain(expected);
+      expect((await gateway(testApp, 'GET', `/actions/${name}`, { token: tenant.jwt })).text).toContain(expected);
+    });
+
+    it('keeps the schema a PUT sends as written, the last one when the key is repeated', async () => {
+      const created = (await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).body.action;
+      const body = `{"json_schema": {"type": "string"}, "description": "new", "json\\u005fschema": ${written(', "3": [1.0, -0.0]')}}`;
+      const updated = await gateway(testApp, 'PUT', `/actions/${created.name}`, { token: tenant.jwt, raw: body, headers: { 'content-type': 'application/json' } });
+      expect(updated.status).toBe(200);
+      const expected = `"json_schema":${compact(', "3": [1.0, -0.0]')},"webhook_url"`;
+      expect(updated.text).toContain(expected);
+      expect(updated.body.action.description).toBe('new');
+      expect((await gateway(testApp, 'GET', `/actions/${created.name}`, { token: tenant.jwt })).text).toContain(expected);
+      expect(await storedText(created.id)).toBe(compact(', "3": [1.0, -0.0]'));
+    });
+
+    it('validates parameters against the schema as parsed', async () => {
+      const { json_schema: _unused, ...fields } = actionBody(receiver.url());
+      const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, raw: raw(fields, '{"type":"object","properties":{"n":{"type":"number","minimum":1.0}},"required":["n"]}') });
+      expect(created.status).toBe(201);
+      const execute = (n: number) => gateway(testApp, 'POST', `/actions/${fields.name}/execute`, { token: tenant.jwt, body: { parameters: { n } } });
+      expect((await execute(0.5)).status).toBe(400);
+      expect((await execute(1)).status).toBe(200);
     });
   });
 

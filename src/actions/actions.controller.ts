@@ -4,6 +4,9 @@ import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ArrivedAt } from '../common/request-arrival';
 import { AsOf } from '../database/read-scope';
 import { ApiErrors } from '../common/api-errors.decorator';
+import { KeepWrittenText } from '../common/json-body.interceptor';
+import { JsonText } from '../common/json-response';
+import { actionBody, actionListBody } from './dto/action-json';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
@@ -24,8 +27,8 @@ export class ActionsController {
   @Get()
   @ApiOperation({ operationId: 'listActions', summary: 'List the tenant\'s actions, ordered by name' })
   @ApiOkResponse({ type: ActionListResponse })
-  async list(@CurrentTenant() tenantId: TenantId, @ArrivedAt() arrivedAt: AsOf): Promise<ActionListResponse> {
-    return { actions: await this.actions.list(tenantId, arrivedAt) };
+  async list(@CurrentTenant() tenantId: TenantId, @ArrivedAt() arrivedAt: AsOf): Promise<JsonText> {
+    return actionListBody(await this.actions.list(tenantId, arrivedAt));
   }
 
   @Post()
@@ -33,8 +36,9 @@ export class ActionsController {
   @ApiOperation({ operationId: 'createAction', summary: 'Register an action; its webhook gets a signed test POST first (any 2xx passes)' })
   @ApiCreatedResponse({ type: ActionResponse })
   @ApiErrors(400, 403, 409, 413)
-  async create(@CurrentTenant() tenantId: TenantId, @Body() body: CreateActionRequest): Promise<ActionResponse> {
-    return { action: await this.actions.create(tenantId, body) };
+  @KeepWrittenText('json_schema')
+  async create(@CurrentTenant() tenantId: TenantId, @Body() body: CreateActionRequest): Promise<JsonText> {
+    return actionBody(await this.actions.create(tenantId, body));
   }
 
   @Get(':action_name')
@@ -42,8 +46,8 @@ export class ActionsController {
   @ApiOperation({ operationId: 'getAction', summary: 'Read one action' })
   @ApiOkResponse({ type: ActionResponse })
   @ApiErrors(404)
-  async get(@CurrentTenant() tenantId: TenantId, @ArrivedAt() arrivedAt: AsOf, @Param('action_name') name: string): Promise<ActionResponse> {
-    return { action: await this.actions.get(tenantId, name, arrivedAt) };
+  async get(@CurrentTenant() tenantId: TenantId, @ArrivedAt() arrivedAt: AsOf, @Param('action_name') name: string): Promise<JsonText> {
+    return actionBody(await this.actions.get(tenantId, name, arrivedAt));
   }
 
   @Put(':action_name')
@@ -51,12 +55,13 @@ export class ActionsController {
   @ApiOperation({ operationId: 'updateAction', summary: 'Change description, webhook_url and/or json_schema (a new webhook_url is tested first)' })
   @ApiOkResponse({ type: ActionResponse })
   @ApiErrors(400, 404, 413)
+  @KeepWrittenText('json_schema')
   async update(
     @CurrentTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Body() body: UpdateActionRequest,
-  ): Promise<ActionResponse> {
-    return { action: await this.actions.update(tenantId, name, body) };
+  ): Promise<JsonText> {
+    return actionBody(await this.actions.update(tenantId, name, body));
   }
 
   @Delete(':action_name')

@@ -3,7 +3,15 @@
 // `actions` is listed once, here; a test holds the list to the entity's (test/hand-written-sql.e2e-spec.ts).
 export const ACTION_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'json_schema', 'webhook_url', 'created_at', 'updated_at'] as const;
 
-const SELECT_ACTION = `SELECT ${ACTION_COLUMNS.join(', ')} FROM actions`;
+/**
+ * A column as read: `json_schema` as its text, so that it comes back with its keys in the order and its numbers
+ * in the spelling they were sent (a `json` column keeps the text; JSON.parse would reorder integer-like keys).
+ */
+const read = (column: (typeof ACTION_COLUMNS)[number], table = '') =>
+  column === 'json_schema' ? `${table}json_schema::text AS json_schema` : `${table}${column}`;
+const READ_COLUMNS = ACTION_COLUMNS.map((column) => read(column)).join(', ');
+
+const SELECT_ACTION = `SELECT ${READ_COLUMNS} FROM actions`;
 export const ACTION_BY_NAME_SQL = `${SELECT_ACTION} WHERE tenant_id = $1 AND name = $2`;
 export const ACTIONS_OF_TENANT_SQL = `${SELECT_ACTION} WHERE tenant_id = $1 ORDER BY name`;
 
@@ -12,5 +20,16 @@ export const ACTIONS_OF_TENANT_SQL = `${SELECT_ACTION} WHERE tenant_id = $1 ORDE
  * statement saw it (one row of NULLs besides it when the tenant has no action).
  */
 export const TENANT_ACTIONS_SNAPSHOT_SQL =
-  `SELECT v.version AS read_version, ${ACTION_COLUMNS.map((column) => `a.${column}`).join(', ')} ` +
+  `SELECT v.version AS read_version, ${ACTION_COLUMNS.map((column) => read(column, 'a.')).join(', ')} ` +
   `FROM read_model_version v LEFT JOIN actions a ON a.tenant_id = $1 ORDER BY a.name`;
+
+/** A new action; `json_schema` is given as its text. */
+export const INSERT_ACTION_SQL = `INSERT INTO actions (${ACTION_COLUMNS.join(', ')}) VALUES (${ACTION_COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})`;
+
+/**
+ * Changes the action `$2` of tenant `$1`: each of description `$3`, webhook_url `$4`, json_schema `$5` (as text)
+ * when not null, and updated_at `$6`. Returns the action as changed, or no row when it does not exist.
+ */
+export const UPDATE_ACTION_SQL =
+  'UPDATE actions SET description = COALESCE($3, description), webhook_url = COALESCE($4, webhook_url), ' +
+  `json_schema = COALESCE($5::json, json_schema), updated_at = $6 WHERE tenant_id = $1 AND name = $2 RETURNING ${READ_COLUMNS}`;

@@ -6,6 +6,9 @@ import { ActionListResponse, ActionResponse } from '../actions/dto/action.respon
 import { CreateActionRequest } from '../actions/dto/create-action.request';
 import { UpdateActionRequest } from '../actions/dto/update-action.request';
 import { ApiErrors } from '../common/api-errors.decorator';
+import { KeepWrittenText } from '../common/json-body.interceptor';
+import { JsonText } from '../common/json-response';
+import { actionBody, actionListBody } from '../actions/dto/action-json';
 import { ADMIN_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
@@ -28,8 +31,8 @@ export class TenantActionsAdminController {
   @Get()
   @ApiOperation({ summary: 'List a tenant\'s actions, ordered by name', operationId: 'listTenantActions' })
   @ApiOkResponse({ type: ActionListResponse })
-  async list(@ExistingTenant() tenantId: TenantId): Promise<ActionListResponse> {
-    return { actions: await this.actions.list(tenantId) };
+  async list(@ExistingTenant() tenantId: TenantId): Promise<JsonText> {
+    return actionListBody(await this.actions.list(tenantId));
   }
 
   @Post()
@@ -37,16 +40,17 @@ export class TenantActionsAdminController {
   @ApiOperation({ summary: 'Register an action for a tenant (its webhook gets the signed test POST first)', operationId: 'createTenantAction' })
   @ApiCreatedResponse({ type: ActionResponse })
   @ApiErrors(400, 403, 409, 413)
-  async create(@ExistingTenant() tenantId: TenantId, @Body() body: CreateActionRequest): Promise<ActionResponse> {
-    return { action: await this.actions.create(tenantId, body) };
+  @KeepWrittenText('json_schema')
+  async create(@ExistingTenant() tenantId: TenantId, @Body() body: CreateActionRequest): Promise<JsonText> {
+    return actionBody(await this.actions.create(tenantId, body));
   }
 
   @Get(':action_name')
   @ActionNameParam()
   @ApiOperation({ summary: 'Read one of a tenant\'s actions', operationId: 'getTenantAction' })
   @ApiOkResponse({ type: ActionResponse })
-  async get(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<ActionResponse> {
-    return { action: await this.actions.get(tenantId, name) };
+  async get(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<JsonText> {
+    return actionBody(await this.actions.get(tenantId, name));
   }
 
   @Put(':action_name')
@@ -54,12 +58,13 @@ export class TenantActionsAdminController {
   @ApiOperation({ summary: 'Change an action\'s description, webhook_url and/or json_schema', operationId: 'updateTenantAction' })
   @ApiOkResponse({ type: ActionResponse })
   @ApiErrors(400, 413)
+  @KeepWrittenText('json_schema')
   async update(
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Body() body: UpdateActionRequest,
-  ): Promise<ActionResponse> {
-    return { action: await this.actions.update(tenantId, name, body) };
+  ): Promise<JsonText> {
+    return actionBody(await this.actions.update(tenantId, name, body));
   }
 
   @Delete(':action_name')

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { InvalidRequestError } from './common.errors';
 import { recordNumberLiterals } from './json-numbers';
-import { closingQuote } from './json-text';
+import { closingQuote, compactJson, keepWrittenText, memberText } from './json-text';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 /**
@@ -27,18 +27,26 @@ export class RawBody {
 
   /**
    * The body as a JSON object, or undefined when there is none; anything else is the contract's 400. With
-   * `keepNumberLiterals`, the numbers a JavaScript number does not hold exactly are recorded (json-numbers.ts).
+   * `keepNumberLiterals`, the numbers a JavaScript number does not hold exactly are recorded (json-numbers.ts);
+   * the members named in `keepWrittenText` that hold an object or array get their text recorded (json-text.ts).
    */
-  parseObject(options: { keepNumberLiterals?: boolean } = {}): Record<string, unknown> | undefined {
-    const value = this.parse(options);
-    if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+  parseObject(options: BodyReading = {}): Record<string, unknown> | undefined {
+    const body = this.parse(options);
+    if (body === undefined) return undefined;
+    const [text, value] = body;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new InvalidRequestError('body: must be a JSON object');
     }
-    return value as Record<string, unknown> | undefined;
+    for (const key of options.keepWrittenText ?? []) {
+      const member = (value as Record<string, unknown>)[key];
+      const written = typeof member === 'object' && member !== null ? memberText(text, key) : undefined;
+      if (written !== undefined) keepWrittenText(member as object, compactJson(written));
+    }
+    return value as Record<string, unknown>;
   }
 
   /** JSON is the only body the service reads; an empty body is no body (clients send Content-Type on DELETE too). */
-  private parse(options: { keepNumberLiterals?: boolean } = {}): unknown {
+  private parse(options: BodyReading): [text: string, value: unknown] | undefined {
     let text: string;
     let value: unknown;
     try {
@@ -71,8 +79,14 @@ export class RawBody {
         throw new InvalidRequestError('body: nested too deeply to read its numbers exactly');
       }
     }
-    return value;
+    return [text, value];
   }
+}
+
+/** What a route keeps of its body besides the parsed value (see RawBody.parseObject). */
+export interface BodyReading {
+  keepNumberLiterals?: boolean;
+  keepWrittenText?: readonly string[];
 }
 
 /** Whether `[` and `{` outside strings nest deeper than `limit` in JSON text; one pass, no recursion. */

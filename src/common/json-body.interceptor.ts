@@ -1,15 +1,20 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Observable } from 'rxjs';
 import { RawBody } from './json-body-parser';
 import { KEEP_NUMBER_LITERALS } from './json-numbers';
+
+const KEEP_WRITTEN_TEXT = 'agw:keep-written-text';
+/** Marks a route that gives back these members of its body as written (an action's json_schema: json-text.ts). */
+export const KeepWrittenText = (...members: string[]) => SetMetadata(KEEP_WRITTEN_TEXT, members);
 
 /**
  * Parses the request body once the guards have passed (so a caller without a valid token gets 401 before the
  * service spends a JSON parse on what it sent), on every route, including those that read no body: a POST
  * .../hmac-keys or a DELETE with malformed JSON, or with a body that is not an object, is the contract's 400 and
  * does nothing, rather than being acted on because nobody looked at what came with it. Routes marked
- * `@KeepNumberLiterals()` (those that forward what they are sent) get the numbers' literals recorded too.
+ * `@KeepNumberLiterals()` (those that forward what they are sent) get the numbers' literals recorded too, and
+ * routes marked `@KeepWrittenText(...)` the text of those members.
  */
 @Injectable()
 export class JsonBodyInterceptor implements NestInterceptor {
@@ -18,8 +23,10 @@ export class JsonBodyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<{ body?: unknown }>();
     if (request.body instanceof RawBody) {
-      const keepNumberLiterals = this.reflector.get<boolean | undefined>(KEEP_NUMBER_LITERALS, context.getHandler()) === true;
-      request.body = request.body.parseObject({ keepNumberLiterals });
+      const handler = context.getHandler();
+      const keepNumberLiterals = this.reflector.get<boolean | undefined>(KEEP_NUMBER_LITERALS, handler) === true;
+      const keepWrittenText = this.reflector.get<string[] | undefined>(KEEP_WRITTEN_TEXT, handler);
+      request.body = request.body.parseObject({ keepNumberLiterals, keepWrittenText });
     }
     return next.handle();
   }
