@@ -122,6 +122,7 @@ function noteArrivals(fastify: FastifyInstance, readModel: ReadModel): void {
 
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const logger = createLogger(config);
+  for (const warning of config.warnings) logger.warn(`Configuration warning: ${warning}`);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), createAdapter(config, logger), {
     bufferLogs: true,
     autoFlushLogs: false,

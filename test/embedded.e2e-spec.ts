@@ -153,6 +153,31 @@ describe('embedded database and the command line', () => {
     ]);
   });
 
+  it('starts outside production with short test secrets, warning once about each', async () => {
+    const testDir = mkdtempSync(join(tmpdir(), 'agw-test-secrets-'));
+    const secrets = { JWT_SECRET: 'test-jwt-secret', ADMIN_API_KEY: 'test-admin-key', ENCRYPTION_KEY: 'test-encryption-key' };
+    const service = ServiceProcess.start({ NODE_ENV: 'test', DATA_DIR: testDir, PORT: '0', HOST: '127.0.0.1', ...secrets });
+    services.push(service);
+    const url = await service.ready(testDir);
+    const admin = (method: string, path: string, body?: unknown) => call(url, method, `/api/v1/admin${path}`, { token: secrets.ADMIN_API_KEY, body });
+    const tenant = await admin('POST', '/tenants', { name: 'test-secrets' });
+    expect(tenant.status).toBe(201);
+    // The HMAC key is stored encrypted under the SHA-256 of ENCRYPTION_KEY, and read back to sign.
+    expect((await admin('POST', `/tenants/${tenant.body.tenant.id}/hmac-keys`)).status).toBe(201);
+    const token = await admin('POST', `/tenants/${tenant.body.tenant.id}/api-tokens`, { name: 't' });
+    const jwt = (await call(url, 'POST', '/api/v1/gateway/token/exchange', { body: { api_token: token.body.api_token.token } })).body.jwt_token;
+    const action = { name: 'signed', description: 'd', webhook_url: receiver.url(), json_schema: { type: 'object' } };
+    expect((await call(url, 'POST', '/api/v1/gateway/actions', { token: jwt, body: action })).status).toBe(201);
+    expect(receiver.calls[receiver.calls.length - 1].body).toMatch(/,"signature":"[0-9a-f]{64}"\}$/);
+    const warnings = service.output.join('').split('\n').filter((line) => line.includes('Configuration warning'));
+    expect(warnings.map((line) => JSON.parse(line).msg.split(' ').slice(0, 3).join(' '))).toEqual([
+      'Configuration warning: JWT_SECRET',
+      'Configuration warning: ADMIN_API_KEY',
+      'Configuration warning: ENCRYPTION_KEY',
+    ]);
+    await service.stop();
+  });
+
   it('refuses an unknown NODE_ENV instead of starting in development', async () => {
     const service = ServiceProcess.start({ NODE_ENV: 'prod', DATA_DIR: mkdtempSync(join(tmpdir(), 'agw-prod-typo-')) });
     expect((await service.exit()).code).toBe(1);

@@ -65,6 +65,9 @@ export class AppConfig {
     readonly frameAncestors: string[];
   };
 
+  /** What is weak in the configuration but accepted, because this is not production: logged at start. */
+  readonly warnings: readonly string[];
+
   constructor(values: AppConfig) {
     Object.assign(this, values);
   }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
@@ -21,7 +21,8 @@ const SECRET_NAMES = ['JWT_SECRET', 'ADMIN_API_KEY', 'ENCRYPTION_KEY'] as const;
  * Reads and validates the environment once, and reports every problem at once, one line each: an invalid
  * value, an unknown NODE_ENV, and in production a missing setting, a weak secret or one secret reused for
  * another. Outside production missing secrets are generated once and kept under DATA_DIR, so a fresh checkout
- * starts with no set-up.
+ * starts with no set-up, and a weak or reused secret (`JWT_SECRET=test-secret` in a test set-up) is a warning
+ * logged at start (AppConfig.warnings), not a refusal.
  */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const problems: ConfigProblem[] = [];
@@ -39,7 +40,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     if (!env.DATABASE_URL) problem('DATABASE_URL', 'is required in production (the embedded database is for development)');
     for (const name of SECRET_NAMES) if (!env[name]) problem(name, 'is required in production');
   }
-  checkSecrets(env, problem);
+  const warnings: string[] = [];
+  checkSecrets(env, production ? problem : (variable, text) => warnings.push(`${variable} ${text} (accepted outside production, refused in production)`));
   const trustProxy = trustProxySetting(env.TRUST_PROXY, problem);
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -63,7 +65,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       lifetimeSeconds: 86_400,
     },
     adminApiKey: secrets.ADMIN_API_KEY,
-    encryptionKey: Buffer.from(secrets.ENCRYPTION_KEY, 'base64'),
+    encryptionKey: encryptionKey(secrets.ENCRYPTION_KEY),
     webhook: {
       timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 30_000,
       maxRetries: env.WEBHOOK_MAX_RETRIES ?? 2,
@@ -86,15 +88,25 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       publicUrl: env.PUBLIC_URL,
       frameAncestors: env.CONSOLE_FRAME_ANCESTORS?.split(' ') ?? [],
     },
+    warnings,
   });
+}
+
+/**
+ * The AES-256 key: ENCRYPTION_KEY's 32 bytes. Anything else gets this far only outside production (checkSecrets
+ * warned), where its SHA-256 serves as the key, so a development set-up with any value starts.
+ */
+function encryptionKey(value: string): Buffer {
+  const key = strictBase64(value);
+  return key?.length === 32 ? key : createHash('sha256').update(value, 'utf8').digest();
 }
 
 type Report = (variable: string, problem: string) => void;
 
 /**
- * The secrets the operator gave, wherever the service runs: long enough, not a placeholder or a repeated
- * pattern, varied enough to be random, and each one used for one purpose only (also not as a database or
- * Redis password), so that one leaked value does not open everything.
+ * The secrets the operator gave: long enough, not a placeholder or a repeated pattern, varied enough to be
+ * random, and each one used for one purpose only (also not as a database or Redis password), so that one leaked
+ * value does not open everything. What is wrong goes to `problem`: a refusal in production, a warning elsewhere.
  */
 function checkSecrets(env: EnvironmentVariables, problem: Report): void {
   const tooWeak = (why: string, advice: string) => `is too weak (it ${why}): ${advice}`;
