@@ -228,6 +228,22 @@ describe('executions (contract "Executions")', () => {
     expect((await execute(name)).body.execution).toMatchObject({ status: 'failed', http_status: 200, error: 'invalid response body' });
   });
 
+  it('records a body that is not UTF-8 as invalid response body rather than storing replaced bytes', async () => {
+    const latin1 = Buffer.concat([Buffer.from('{"result":"caf'), Buffer.from([0xe9]), Buffer.from('","error":""}')]);
+    const name = await actionAnswering((_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(latin1));
+    expect((await execute(name)).body.execution).toMatchObject({ status: 'failed', http_status: 200, result: null, error: 'invalid response body' });
+  });
+
+  it('answers a long result and error whole, and keeps the first 4,096 characters of each in the log', async () => {
+    const result = `${'é'.repeat(20_000)}😀`;
+    const error = 'e'.repeat(5_000);
+    const name = await actionAnswering(json(200, { result, error }));
+    const execution = (await execute(name)).body.execution;
+    expect(execution).toMatchObject({ status: 'failed', result, error });
+    const [logged] = (await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt })).body.executions;
+    expect(logged).toEqual({ ...execution, result: `${'é'.repeat(4_096)}…[truncated]`, error: `${'e'.repeat(4_096)}…[truncated]` });
+  });
+
   it('retries a 500 twice with the same webhook-id and a fresh signature each time, then fails', async () => {
     const name = await actionAnswering(json(500, { error: 'boom' }));
     const mark = receiver.calls.length;

@@ -1,4 +1,4 @@
-import { CUT_MARKER, judge, MAX_STORED_TEXT, storableText } from './execution-outcome';
+import { CUT_MARKER, judge, loggedText, MAX_STORED_TEXT } from './execution-outcome';
 
 const answered = (status: number, body: string) => ({ kind: 'answered' as const, status, body: Buffer.from(body), durationMs: 1 });
 
@@ -27,18 +27,26 @@ describe('judge', () => {
     expect(judge({ kind: 'body_too_large', status: 200, durationMs: 1 })).toEqual({ status: 'failed', httpStatus: 200, result: null, error: 'invalid response body' });
   });
 
-  it('keeps what PostgreSQL and UTF-8 cannot hold, and cuts long texts, in result and error alike', () => {
+  it('replaces what PostgreSQL and UTF-8 cannot hold, and keeps long texts whole, in result and error alike', () => {
     expect(judge(answered(200, '{"result":"a\\u0000b\\ud800c","error":"\\udc00"}'))).toEqual({ status: 'failed', httpStatus: 200, result: 'a\uFFFDb\uFFFDc', error: '\uFFFD' });
     const long = judge(answered(200, JSON.stringify({ result: 'r'.repeat(1_000_000), error: 'e'.repeat(MAX_STORED_TEXT + 1) })));
-    expect(long.result).toBe(`${'r'.repeat(MAX_STORED_TEXT)}${CUT_MARKER}`);
-    expect(long.error).toBe(`${'e'.repeat(MAX_STORED_TEXT)}${CUT_MARKER}`);
+    expect(long.result).toBe('r'.repeat(1_000_000));
+    expect(long.error).toBe('e'.repeat(MAX_STORED_TEXT + 1));
+  });
+
+  it('calls a body that is not UTF-8 an invalid response body, and reads one behind a byte order mark', () => {
+    const latin1 = { kind: 'answered' as const, status: 200, body: Buffer.from([...Buffer.from('{"result":"caf'), 0xe9, ...Buffer.from('","error":""}')]), durationMs: 1 };
+    expect(judge(latin1)).toEqual({ status: 'failed', httpStatus: 200, result: null, error: 'invalid response body' });
+    const bom = { kind: 'answered' as const, status: 200, body: Buffer.from('\uFEFF{"result":"café"}'), durationMs: 1 };
+    expect(judge(bom)).toEqual({ status: 'succeeded', httpStatus: 200, result: 'café', error: '' });
   });
 });
 
-describe('storableText', () => {
-  it('counts characters, not UTF-16 units, and never splits a pair', () => {
-    expect(storableText('😀'.repeat(MAX_STORED_TEXT))).toBe('😀'.repeat(MAX_STORED_TEXT));
-    expect(storableText('😀'.repeat(MAX_STORED_TEXT + 1))).toBe(`${'😀'.repeat(MAX_STORED_TEXT)}${CUT_MARKER}`);
-    expect(storableText('x'.repeat(MAX_STORED_TEXT))).toBe('x'.repeat(MAX_STORED_TEXT));
+describe('loggedText', () => {
+  it('cuts after MAX_STORED_TEXT characters, not UTF-16 units, and never splits a pair', () => {
+    expect(loggedText('😀'.repeat(MAX_STORED_TEXT))).toBe('😀'.repeat(MAX_STORED_TEXT));
+    expect(loggedText('😀'.repeat(MAX_STORED_TEXT + 1))).toBe(`${'😀'.repeat(MAX_STORED_TEXT)}${CUT_MARKER}`);
+    expect(loggedText('x'.repeat(MAX_STORED_TEXT))).toBe('x'.repeat(MAX_STORED_TEXT));
+    expect(loggedText('r'.repeat(1_000_000))).toBe(`${'r'.repeat(MAX_STORED_TEXT)}${CUT_MARKER}`);
   });
 });

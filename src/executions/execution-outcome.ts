@@ -2,8 +2,9 @@ import { DeliveryOutcome } from '../webhooks/delivery-outcome';
 import { ExecutionStatus } from './execution.entity';
 
 /**
- * The longest `result` or `error` kept, in characters (Unicode code points): what is stored is what the execute
- * answer and the list show. A longer text is cut there and ends with CUT_MARKER (docs/decisions.md, "Executions").
+ * The longest `result` or `error` the delivery log keeps, in characters (Unicode code points): a longer text is
+ * stored and listed cut there, ending with CUT_MARKER. The execute answer carries the receiver's text whole (its
+ * body is at most 1 MB). See docs/decisions.md, "Executions".
  */
 export const MAX_STORED_TEXT = 4_096;
 export const CUT_MARKER = '…[truncated]';
@@ -31,18 +32,23 @@ export function judge(outcome: DeliveryOutcome): ExecutionVerdict {
       if (outcome.status < 200 || outcome.status >= 300) return failed(outcome.status, `webhook endpoint returned status ${outcome.status}`);
       const answer = parseAnswer(outcome.body);
       if (!answer) return failed(outcome.status, 'invalid response body');
-      const result = answer.result === null ? null : storableText(answer.result);
-      if (answer.error !== '') return { status: 'failed', httpStatus: outcome.status, result, error: storableText(answer.error) };
+      const result = answer.result === null ? null : wellFormedText(answer.result);
+      if (answer.error !== '') return { status: 'failed', httpStatus: outcome.status, result, error: wellFormedText(answer.error) };
       return { status: 'succeeded', httpStatus: outcome.status, result, error: '' };
     }
   }
 }
 
-/** The receiver's `{result, error}` (spec 2.5); a missing field is empty, a field of another type is invalid. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The receiver's `{result, error}` (spec 2.5); a missing field is empty, a field of another type is invalid, and
+ * so is a body that is not UTF-8 (RFC 8259), rather than read with its bad bytes replaced.
+ */
 function parseAnswer(body: Buffer | undefined): { result: string | null; error: string } | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body?.toString('utf8') ?? '');
+    parsed = JSON.parse(body ? UTF8.decode(body) : '');
   } catch {
     return undefined;
   }
@@ -60,10 +66,14 @@ function failed(httpStatus: number | null, error: string): ExecutionVerdict {
 
 /**
  * A receiver's text as it can be stored and read back unchanged: U+0000 (which PostgreSQL text cannot hold) and
- * unpaired surrogates (which UTF-8 cannot encode) become U+FFFD, and past MAX_STORED_TEXT characters it is cut.
+ * unpaired surrogates (which UTF-8 cannot encode) become U+FFFD.
  */
-export function storableText(text: string): string {
-  const clean = (text as string & { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\uFFFD');
+export function wellFormedText(text: string): string {
+  return (text as string & { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\uFFFD');
+}
+
+/** A (well-formed) text as the delivery log keeps it: past MAX_STORED_TEXT characters, cut. */
+export function loggedText(clean: string): string {
   if (clean.length <= MAX_STORED_TEXT) return clean;
   let units = 0;
   for (let characters = 0; characters < MAX_STORED_TEXT && units < clean.length; characters++) {

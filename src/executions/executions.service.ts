@@ -12,7 +12,7 @@ import { WebhookService } from '../webhooks/webhook.service';
 import { ExecutionDetailDto } from './dto/execution-detail.response';
 import { ExecutionDto } from './dto/execution.response';
 import { AttemptRecord, Execution, ExecutionStatus } from './execution.entity';
-import { judge } from './execution-outcome';
+import { judge, loggedText } from './execution-outcome';
 import { ExecutionNotFoundError, InvalidParametersError, NoActiveHmacKeyError } from './executions.errors';
 import { ExecutionsRepository } from './executions.repository';
 import { ParameterValidators } from './parameter-validators';
@@ -68,13 +68,14 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
       actionName: action.name,
       status: verdict.status,
       httpStatus: verdict.httpStatus,
-      result: verdict.result,
-      error: verdict.error,
+      // The log keeps a bounded text; the answer below carries the receiver's whole.
+      result: verdict.result === null ? null : loggedText(verdict.result),
+      error: loggedText(verdict.error),
       durationMs: report.durationMs,
       attempts: report.attempts.length,
       attemptLog: report.attempts.map(({ attempt, startedAt, outcome }): AttemptRecord => {
         const judged = judge(outcome);
-        return { attempt, started_at: startedAt.toISOString(), duration_ms: outcome.durationMs, http_status: judged.httpStatus, error: judged.error };
+        return { attempt, started_at: startedAt.toISOString(), duration_ms: outcome.durationMs, http_status: judged.httpStatus, error: loggedText(judged.error) };
       }),
       createdAt,
     });
@@ -83,7 +84,7 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
     if ((await this.executions.insert(execution)) === 'action_gone') {
       this.logger.warn({ executionId: id, action: action.name }, 'the action was deleted while it ran: its execution is not stored');
     }
-    return this.map(execution);
+    return { ...this.map(execution), result: verdict.result, error: verdict.error };
   }
 
   async list(tenantId: TenantId, actionName: string, limit: number, asOf?: AsOf): Promise<ExecutionDto[]> {
