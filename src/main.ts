@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
-import { describeStartupFailure } from './common/startup-failure';
+import { describeStartupFailure, namingHost } from './common/startup-failure';
 import { announceService, withdrawService } from './cli/running-service';
 import { AppConfig } from './config/app-config';
 import { loadConfig } from './config/load-config';
@@ -14,9 +14,9 @@ import { ShutdownState } from './health/shutdown-state';
 async function main(): Promise<void> {
   const config = loadConfig();
   // A port already taken is found before the database is opened and Nest boots, so it is one prompt line.
-  await assertPortFree(config.host, config.port);
+  await namingHost(config.host, assertPortFree(config.host, config.port));
   const app = await createApp(config);
-  await app.listen({ port: config.port, host: config.host });
+  await namingHost(config.host, app.listen({ port: config.port, host: config.host }));
   if (!config.databaseUrl) {
     // The command line finds the service through this file and goes through its admin API.
     announceService(config.dataDir, (app.getHttpServer().address() as { port: number }).port);

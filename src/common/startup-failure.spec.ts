@@ -1,6 +1,6 @@
 import { ConfigError } from '../config/config.error';
 import { EmbeddedDatabaseInUseError } from '../database/embedded-postgres';
-import { describeStartupFailure } from './startup-failure';
+import { describeStartupFailure, namingHost } from './startup-failure';
 
 const listenError = (code: string) => Object.assign(new Error(`listen ${code}`), { code, syscall: 'listen', address: '127.0.0.1', port: 3000 });
 
@@ -25,5 +25,16 @@ describe('describeStartupFailure', () => {
   it('leaves anything else to be printed with its stack', () => {
     expect(describeStartupFailure(new TypeError('x is undefined'))).toBeUndefined();
     expect(describeStartupFailure(undefined)).toBeUndefined();
+  });
+});
+
+describe('namingHost', () => {
+  it('turns a name that does not resolve into one HOST line, and leaves every other failure alone', async () => {
+    const unresolved = Object.assign(new Error('getaddrinfo ENOTFOUND gateway.invalid'), { syscall: 'getaddrinfo', code: 'ENOTFOUND' });
+    const failure = await namingHost('gateway.invalid', Promise.reject(unresolved)).catch((error: unknown) => error);
+    expect(describeStartupFailure(failure)).toBe('Configuration error: HOST must be an address of this machine or a name for one, not "gateway.invalid" (ENOTFOUND)');
+    const taken = Object.assign(new Error('listen EADDRINUSE'), { syscall: 'listen', code: 'EADDRINUSE' });
+    await expect(namingHost('127.0.0.1', Promise.reject(taken))).rejects.toBe(taken);
+    await expect(namingHost('127.0.0.1', Promise.resolve('up'))).resolves.toBe('up');
   });
 });

@@ -21,3 +21,17 @@ export function describeStartupFailure(error: unknown): string | undefined {
   if (isDatabaseUnavailable(error)) return `Cannot start: the database does not answer (${message ?? code}): check DATABASE_URL`;
   return undefined;
 }
+
+/**
+ * `listening`, but a HOST that names no address (a typo, an unknown name) fails as a configuration line rather
+ * than as a database that does not answer (getaddrinfo's ENOTFOUND reads like one) or a stack trace.
+ */
+export async function namingHost<T>(host: string, listening: Promise<T>): Promise<T> {
+  try {
+    return await listening;
+  } catch (error) {
+    const { syscall, code } = (error ?? {}) as NodeJS.ErrnoException;
+    if (syscall !== 'getaddrinfo') throw error;
+    throw new ConfigError([{ variable: 'HOST', problem: `must be an address of this machine or a name for one, not "${host}" (${code})` }]);
+  }
+}

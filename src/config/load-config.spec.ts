@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './config.error';
@@ -138,6 +138,14 @@ describe('loadConfig', () => {
     expect(config.warnings).toEqual([]);
     expect(config.encryptionKey).toEqual(Buffer.from(strong.ENCRYPTION_KEY, 'base64'));
     expect(loadConfig({ NODE_ENV: 'production', ...strong }).warnings).toEqual([]);
+  });
+
+  it('names DATA_DIR in one line when it is a file', () => {
+    const file = join(dataDir(), 'a-file');
+    writeFileSync(file, 'x');
+    expect(captureConfigError({ DATA_DIR: file }).message).toBe(
+      `Configuration error: DATA_DIR must be a directory the service can write: ${join(file, 'secrets.json')} gives ENOTDIR`,
+    );
   });
 
   it.each(['prod', 'Production', 'staging', 'dev'])('refuses NODE_ENV=%s rather than starting in development', (value) => {

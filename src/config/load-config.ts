@@ -46,7 +46,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR ?? '.data');
-  const secrets = production ? (definedSecrets(env) as Secrets) : { ...devSecrets(dataDir, env), ...definedSecrets(env) };
+  const secrets = production ? (definedSecrets(env) as Secrets) : { ...devSecretsIn(dataDir, env), ...definedSecrets(env) };
   return new AppConfig({
     port: env.PORT ?? 3000,
     host: env.HOST ?? '0.0.0.0',
@@ -195,6 +195,17 @@ function definedSecrets(env: EnvironmentVariables): Partial<Secrets> {
   const defined: Partial<Secrets> = {};
   for (const name of SECRET_NAMES) if (env[name]) defined[name] = env[name];
   return defined;
+}
+
+/** devSecrets, with a data directory that cannot be used (a file, no permission) as one configuration line. */
+function devSecretsIn(dataDir: string, env: EnvironmentVariables): Secrets {
+  try {
+    return devSecrets(dataDir, env);
+  } catch (error) {
+    const { code, path } = error as NodeJS.ErrnoException;
+    if (code === undefined || path === undefined) throw error;
+    throw new ConfigError([{ variable: 'DATA_DIR', problem: `must be a directory the service can write: ${path} gives ${code}` }]);
+  }
 }
 
 /** Secrets for a development machine: made on first start, then read back so tokens survive restarts. */
