@@ -96,6 +96,7 @@ describe('executions (contract "Executions")', () => {
     ['no body at all', {}],
     ['an empty body with Content-Type: application/json', { raw: '', headers: { 'content-type': 'application/json' } }],
     ['a body of whitespace', { raw: ' \n', headers: { 'content-type': 'application/json' } }],
+    ['"parameters": null (Python\'s None)', { raw: '{"parameters":null}', headers: { 'content-type': 'application/json' } }],
   ])('runs with parameters {} for a request with %s, on the gateway and the management API', async (_case, request) => {
     const name = await actionAnswering(json(200, { result: 'ok', error: '' }), { json_schema: { type: 'object' } });
     const mark = receiver.calls.length;

@@ -45,7 +45,7 @@ export class TenantExecutionsAdminController {
     @Param('action_name') name: string,
     @Body() body: ExecuteActionRequest,
   ): Promise<ExecutionResponse> {
-    return { execution: await this.executions.execute(tenantId, name, body.parameters) };
+    return { execution: await this.executions.execute(tenantId, name, body.parameters ?? {}) };
   }
 
   @Get('executions')

@@ -42,7 +42,7 @@ export class ExecutionsController {
     @Param('action_name') name: string,
     @Body() body: ExecuteActionRequest,
   ): Promise<ExecutionResponse> {
-    return { execution: await this.executions.execute(tenantId, name, body.parameters, arrivedAt) };
+    return { execution: await this.executions.execute(tenantId, name, body.parameters ?? {}, arrivedAt) };
   }
 
   @Get('executions')
