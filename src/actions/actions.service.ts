@@ -14,6 +14,7 @@ import { Action } from './action.entity';
 import { isActionName } from './action-name';
 import { ActionLimitReachedError, ActionNameTakenError, ActionNotFoundError } from './actions.errors';
 import { ActionChanges, ActionsRepository } from './actions.repository';
+import { actionJson } from './dto/action-json';
 import { ActionDto } from './dto/action.response';
 import { CreateActionRequest } from './dto/create-action.request';
 import { UpdateActionRequest } from './dto/update-action.request';
@@ -151,7 +152,8 @@ export class ActionsService {
     const list = actions.map((action) => {
       // Shared by every request until the action changes: frozen, so no caller can change what others read.
       const dto = deepFreeze(this.map(action));
-      bytes += JSON.stringify(dto).length;
+      // Its JSON as GET and the list send it (serialized here once, kept beside the DTO) is what the budget counts.
+      bytes += actionJson(dto).length;
       const executable = Object.freeze({
         id: action.id,
         tenantId: action.tenantId,
