@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -29,8 +29,8 @@ describe('the read model on the embedded database the service owns', () => {
     tenantId = created.tenant.id;
     jwt = (await call(url, 'POST', '/api/v1/gateway/token/exchange', { body: { api_token: created.api_token.token } })).body.jwt_token;
     // Another connection to the same database, as the command line or an operator's psql would open.
-    const endpoint = JSON.parse(readFileSync(join(dataDir, 'embedded-postgres.json'), 'utf8')) as { host: string; port: number };
-    database = new Client(`postgres://postgres@${endpoint.host}:${endpoint.port}/postgres`);
+    const endpoint = JSON.parse(readFileSync(join(dataDir, 'embedded-postgres.json'), 'utf8')) as { host: string; port: number; password: string };
+    database = new Client({ host: endpoint.host, port: endpoint.port, user: 'postgres', password: endpoint.password, database: 'postgres' });
     await database.connect();
   }, 60_000);
   afterAll(async () => {
@@ -46,6 +46,19 @@ describe('the read model on the embedded database the service owns', () => {
     const line = text.split('\n').find((entry) => entry.startsWith(`read_model_reads_total{cache="${cache}",source="memory"}`));
     return line ? Number(line.split(' ').pop()) : 0;
   }
+
+  it('lets another process in only with the password written beside the data, readable by its owner alone', async () => {
+    const endpointFile = join(dataDir, 'embedded-postgres.json');
+    expect(statSync(endpointFile).mode & 0o777).toBe(0o600);
+    const { host, port } = JSON.parse(readFileSync(endpointFile, 'utf8')) as { host: string; port: number };
+    for (const password of [undefined, 'guessed']) {
+      const stranger = new Client({ host, port, user: 'postgres', database: 'postgres', password });
+      stranger.on('error', () => undefined);
+      await expect(stranger.connect()).rejects.toThrow(password ? 'password authentication failed for user "postgres"' : /password/);
+      await stranger.end().catch(() => undefined);
+    }
+    expect((await database.query('SELECT count(*)::int AS n FROM tenants WHERE id = $1', [tenantId])).rows).toEqual([{ n: 1 }]);
+  });
 
   it('answers from memory, and the next request after a change acknowledged elsewhere sees it, every time', async () => {
     const body = { name: 'watched', description: 'first', webhook_url: receiver.url(), json_schema: { type: 'object' } };

@@ -12,6 +12,11 @@ async function rawClient(): Promise<{ socket: Socket; send: (...messages: Buffer
   let waiting: (() => void) | undefined;
   socket.on('data', (chunk: Buffer) => {
     received = Buffer.concat([received, chunk]);
+    // AuthenticationCleartextPassword (the embedded database's port asks for its password): give it.
+    if (received.length >= 9 && received[0] === 0x52 && received.readInt32BE(5) === 3) {
+      socket.write(serialize.password(decodeURIComponent(url.password)));
+      received = received.subarray(9);
+    }
     waiting?.();
   });
   // Resolves once a ReadyForQuery has arrived since the last call.

@@ -1,9 +1,10 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { EmbeddedPostgres } from './embedded-postgres';
+import { EMBEDDED_ENDPOINT_FILE, EmbeddedPostgres } from './embedded-postgres';
 import type { CommitWatcher } from './embedded-socket-server';
 
 /** Owns the embedded PostgreSQL when no DATABASE_URL is configured; otherwise does nothing. */
@@ -22,7 +23,8 @@ export class EmbeddedDatabaseService implements OnApplicationShutdown {
     if (this.config.databaseUrl) return this.config.databaseUrl;
     if (!this.embedded) {
       this.embedded = await EmbeddedPostgres.start(this.config.dataDir);
-      this.logger.log(`embedded PostgreSQL (PGlite) on ${this.embedded.url} with data in ${this.config.dataDir}`);
+      const where = `${this.embedded.publicUrl} (password in ${join(this.config.dataDir, EMBEDDED_ENDPOINT_FILE)})`;
+      this.logger.log(`embedded PostgreSQL (PGlite) on ${where} with data in ${this.config.dataDir}`);
     }
     return this.embedded.url;
   }

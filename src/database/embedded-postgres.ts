@@ -2,13 +2,19 @@ import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { PGlite } from '@electric-sql/pglite';
+import { newPassword } from './embedded-login';
 import { CommitWatcher, EmbeddedSocketServer, ProtocolHandlerClass } from './embedded-socket-server';
 
-/** Where a running embedded database can be reached; written to DATA_DIR so other processes can find it. */
+/**
+ * Where a running embedded database can be reached, and with what password (user `postgres`, database
+ * `postgres`); written to DATA_DIR (readable by its owner only) so other processes of that user can connect.
+ */
 export interface EmbeddedEndpoint {
   pid: number;
   host: string;
   port: number;
+  /** Absent while the process is still starting. */
+  password?: string;
 }
 
 /** The data directory is open in another live process (a running service): connect to it instead. */
@@ -25,7 +31,8 @@ export class EmbeddedDatabaseInUseError extends Error {
   }
 }
 
-const LOCK_FILE = 'embedded-postgres.json';
+/** The lock of a data directory, naming the process that holds it and its endpoint (EmbeddedEndpoint). */
+export const EMBEDDED_ENDPOINT_FILE = 'embedded-postgres.json';
 const MAX_CONNECTIONS = 100;
 // PostgreSQL's default of 128 MB of shared buffers lives in the WebAssembly heap, resident in this process; a
 // development database needs far less (the service's idle memory drops by about 100 MB).
@@ -34,7 +41,7 @@ const SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
 /**
  * PostgreSQL compiled to WebAssembly (PGlite), served on a loopback TCP port so the ordinary `pg` driver, and
  * therefore the same TypeORM code path as production, talks to it, LISTEN/NOTIFY included (see
- * EmbeddedSocketServer). Only one process may open a data directory:
+ * EmbeddedSocketServer). Connections over TCP must give the password of this start (EmbeddedEndpoint). Only one process may open a data directory:
  * the first one takes a lock file naming its endpoint; others read it and connect there.
  */
 export class EmbeddedPostgres {
@@ -47,7 +54,7 @@ export class EmbeddedPostgres {
 
   /** `dataDir` undefined: an in-memory database (tests). */
   static async start(dataDir?: string): Promise<EmbeddedPostgres> {
-    const lockPath = dataDir ? join(dataDir, LOCK_FILE) : undefined;
+    const lockPath = dataDir ? join(dataDir, EMBEDDED_ENDPOINT_FILE) : undefined;
     if (dataDir && lockPath) {
       mkdirSync(join(dataDir, 'pgdata'), { recursive: true, mode: 0o700 });
       takeLock(lockPath);
@@ -57,10 +64,12 @@ export class EmbeddedPostgres {
       const { PGlite } = await import('@electric-sql/pglite');
       const { PGLiteSocketHandler } = await import('@electric-sql/pglite-socket');
       const db = await PGlite.create({ ...(dataDir ? { dataDir: join(dataDir, 'pgdata') } : {}), postgresqlconf: SETTINGS });
+      // A new password every start: the port is on loopback, but any local user could reach it.
+      const password = newPassword();
       // Its declared constructor names pglite-socket's own queue class; the server's queue has the same methods.
-      const server = new EmbeddedSocketServer(db, PGLiteSocketHandler as unknown as ProtocolHandlerClass, MAX_CONNECTIONS);
+      const server = new EmbeddedSocketServer(db, PGLiteSocketHandler as unknown as ProtocolHandlerClass, MAX_CONNECTIONS, { password });
       const port = await server.start('127.0.0.1');
-      const endpoint = { pid: process.pid, host: '127.0.0.1', port };
+      const endpoint = { pid: process.pid, host: '127.0.0.1', port, password };
       if (lockPath) writeFileSync(lockPath, JSON.stringify(endpoint));
       return new EmbeddedPostgres(db, server, lockPath, endpoint);
     } catch (error) {
@@ -71,11 +80,17 @@ export class EmbeddedPostgres {
 
   /** The live process holding `dataDir` (its port is 0 while it is still starting), if any. */
   static findHolder(dataDir: string): EmbeddedEndpoint | undefined {
-    const endpoint = readLock(join(dataDir, LOCK_FILE));
+    const endpoint = readLock(join(dataDir, EMBEDDED_ENDPOINT_FILE));
     return endpoint && endpoint.pid !== process.pid && isAlive(endpoint.pid) ? endpoint : undefined;
   }
 
+  /** The connection URL, password included. */
   get url(): string {
+    return `postgres://postgres:${this.endpoint.password}@${this.endpoint.host}:${this.endpoint.port}/postgres`;
+  }
+
+  /** The connection URL without the password, for logs. */
+  get publicUrl(): string {
     return `postgres://postgres@${this.endpoint.host}:${this.endpoint.port}/postgres`;
   }
 

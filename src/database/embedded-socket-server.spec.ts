@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { Client } from 'pg';
 import { EmbeddedSocketServer, OutputFramer } from './embedded-socket-server';
 
 function message(type: string, body: Buffer): Buffer {
@@ -304,6 +305,128 @@ describe('EmbeddedSocketServer: connections from inside the process (connectInPr
     end.end();
     await settled();
     expect(PipingHandler.released.length).toBe(before + 1);
+    await server.stop();
+  });
+});
+
+describe('EmbeddedSocketServer: the password of the TCP port', () => {
+  const { PGLiteSocketHandler } = jest.requireActual<typeof import('@electric-sql/pglite-socket')>('@electric-sql/pglite-socket');
+  const password = 'right horse battery staple';
+  const authenticationOk = message('R', Buffer.from([0, 0, 0, 0]));
+  const query = (sql: string) => message('Q', Buffer.from(`${sql}\0`));
+
+  /** pglite-socket's real handler in front of a session that answers a start-up with AuthenticationOk. */
+  async function serverWith(options: { maxConnections?: number; loginTimeoutMs?: number } = {}) {
+    const calls: Buffer[] = [];
+    const session = {
+      waitReady: Promise.resolve(),
+      runExclusive: <T>(work: () => Promise<T>) => work(),
+      execProtocolRaw: async () => readyForQuery,
+      execProtocolRawStream: async (input: Uint8Array, stream: { onRawData: (chunk: Uint8Array) => void }) => {
+        calls.push(Buffer.from(input));
+        const startup = input[0] === 0;
+        stream.onRawData(startup ? Buffer.concat([authenticationOk, readyForQuery]) : Buffer.concat([commandComplete, readyForQuery]));
+      },
+      isInTransaction: () => false,
+    };
+    const server = new EmbeddedSocketServer(session as never, PGLiteSocketHandler as never, options.maxConnections ?? 10, {
+      password,
+      loginTimeoutMs: options.loginTimeoutMs,
+    });
+    const port = await server.start('127.0.0.1');
+    return { server, port, calls };
+  }
+
+  const clients: Client[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.end().catch(() => undefined);
+  });
+  const client = (port: number, given?: string, stream?: () => NodeJS.ReadWriteStream) => {
+    const made = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', password: given, ...(stream ? { stream: stream as never } : {}) });
+    made.on('error', () => undefined);
+    clients.push(made);
+    return made;
+  };
+
+  /** A raw TCP client: what it was sent, and a promise of its close. */
+  function rawClient(port: number) {
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    return { socket, received, closed };
+  }
+  const startupMessage = () => {
+    const body = Buffer.concat([Buffer.from([0, 3, 0, 0]), Buffer.from('user\0postgres\0database\0postgres\0\0')]);
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(body.length + 4);
+    return Buffer.concat([length, body]);
+  };
+
+  it('asks a TCP client for the password, and lets PGlite see its start-up only once it is right', async () => {
+    const { server, port, calls } = await serverWith();
+    const connected = client(port, password);
+    await connected.connect();
+    expect(calls).toHaveLength(1);
+    expect(calls[0].readInt32BE(4)).toBe(196_608); // the StartupMessage, and nothing before it
+    await connected.query('SELECT 1');
+    expect(calls[1]).toEqual(query('SELECT 1'));
+    await connected.end();
+    await server.stop();
+  });
+
+  it("refuses a wrong password with PostgreSQL's own error, and PGlite never hears of that client", async () => {
+    const { server, port, calls } = await serverWith();
+    await expect(client(port, 'wrong').connect()).rejects.toMatchObject({
+      code: '28P01',
+      severity: 'FATAL',
+      message: 'password authentication failed for user "postgres"',
+    });
+    expect(calls).toEqual([]);
+    await server.stop();
+  });
+
+  it('ends a client that sends anything but the password after its start-up, or anything but a start-up first', async () => {
+    const { server, port, calls } = await serverWith();
+    const skipping = rawClient(port);
+    skipping.socket.write(startupMessage());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(Buffer.concat(skipping.received)).toEqual(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3])); // AuthenticationCleartextPassword
+    skipping.socket.write(query('SELECT 1'));
+    await skipping.closed;
+    expect(Buffer.concat(skipping.received).subarray(9).toString('latin1')).toContain('C28P01\0');
+
+    const typed = rawClient(port);
+    typed.socket.write(query('SELECT 1'));
+    await typed.closed;
+    expect(Buffer.concat(typed.received).toString('latin1')).toContain('C08P01\0Mexpected a startup message\0');
+    expect(calls).toEqual([]);
+    await server.stop();
+  });
+
+  it('closes a TCP client that has not logged in when the login time is up', async () => {
+    const { server, port, calls } = await serverWith({ loginTimeoutMs: 100 });
+    const silent = rawClient(port);
+    const slow = rawClient(port);
+    slow.socket.write(startupMessage());
+    await Promise.all([silent.closed, slow.closed]);
+    expect(calls).toEqual([]);
+    await server.stop();
+  });
+
+  it('needs no password from inside the process, and counts only TCP connections against the limit', async () => {
+    const { server, port, calls } = await serverWith({ maxConnections: 1 });
+    const first = client(port, password);
+    await first.connect();
+    const turnedAway = rawClient(port);
+    await turnedAway.closed;
+    expect(Buffer.concat(turnedAway.received).toString()).toBe('Too many connections\n');
+
+    const own = client(port, undefined, () => server.connectInProcess());
+    await own.connect();
+    await own.query('SELECT 1');
+    expect(calls.filter((call) => call.readInt32BE(4) === 196_608)).toHaveLength(2);
+    await Promise.all([first.end(), own.end()]);
     await server.stop();
   });
 });

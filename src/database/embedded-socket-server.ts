@@ -1,5 +1,6 @@
 import { createServer, Server, Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import { fatalError, isPassword, isStartupMessage, PASSWORD_REQUEST, userOf } from './embedded-login';
 import { InProcessEnd } from './in-process-connection';
 
 /** A client's connection: a TCP socket, or one from inside this process (connectInProcess). */
@@ -40,6 +41,16 @@ interface Connection {
   /** Its messages held until it asks for their answers (see HELD), and their size. */
   held: Uint8Array[];
   heldBytes: number;
+  /** A TCP client that has not given the password yet: its StartupMessage waits here, unseen by PGlite. */
+  login?: { startup?: Uint8Array; deadline: NodeJS.Timeout };
+}
+
+/** Who may connect over TCP. Connections from inside the process (connectInProcess) need nothing. */
+export interface TcpAccess {
+  /** What a TCP client must give; undefined: no password is asked. */
+  password?: string;
+  /** How long a TCP client may take to start up and give the password, before its socket is closed (10 s). */
+  loginTimeoutMs?: number;
 }
 
 const NOTIFICATION_RESPONSE = 0x41; // 'A'
@@ -113,7 +124,9 @@ export class EmbeddedSocketServer {
   constructor(
     private readonly db: Session,
     private readonly Handler: ProtocolHandlerClass,
+    /** Connections beyond this many over TCP are refused; this process's own (in process) are not counted. */
     private readonly maxConnections: number,
+    private readonly access: TcpAccess = {},
   ) {}
 
   /** Listens on `host`, a free port; resolves to the port. */
@@ -164,13 +177,19 @@ export class EmbeddedSocketServer {
       socket.destroy();
       return;
     }
-    if (this.connections.size >= this.maxConnections) {
+    const overTcp = !(socket instanceof InProcessEnd);
+    if (overTcp && this.tcpConnections() >= this.maxConnections) {
       socket.end('Too many connections\n');
       return;
     }
     const handler = new this.Handler({ queryQueue: this.queueFacade(), closeOnDetach: true });
-    this.connections.set(handler.handlerId, { handler, socket, channels: new Set(), stoppers: new Set(), held: [], heldBytes: 0 });
-    const forget = () => this.connections.delete(handler.handlerId);
+    const { password, loginTimeoutMs = 10_000 } = this.access;
+    const login = overTcp && password !== undefined ? { deadline: setTimeout(() => socket.destroy(), loginTimeoutMs).unref() } : undefined;
+    this.connections.set(handler.handlerId, { handler, socket, channels: new Set(), stoppers: new Set(), held: [], heldBytes: 0, login });
+    const forget = () => {
+      clearTimeout(login?.deadline);
+      this.connections.delete(handler.handlerId);
+    };
     handler.addEventListener('close', forget);
     handler.addEventListener('error', forget);
     await handler.attach(socket);
@@ -185,6 +204,7 @@ export class EmbeddedSocketServer {
     return {
       enqueue: (handler: number, message: Uint8Array, onData: (data: Uint8Array) => void) => {
         const connection = this.connections.get(handler);
+        if (connection?.login) return this.logIn(handler, connection, message, onData);
         if (message[0] === TERMINATE) {
           // The client is leaving: what it held goes unrun, as PostgreSQL drops an unsynced batch, and PGlite is
           // not given the Terminate (after other messages in one call, it wedges the session). The socket's close
@@ -209,6 +229,37 @@ export class EmbeddedSocketServer {
       },
       clearTransactionIfNeeded: (handler: number) => this.release(handler),
     };
+  }
+
+  private tcpConnections(): number {
+    let count = 0;
+    for (const { socket } of this.connections.values()) if (!(socket instanceof InProcessEnd)) count++;
+    return count;
+  }
+
+  /**
+   * A TCP client's start-up: its StartupMessage is answered with a request for the password and kept; only when
+   * the password is right does PGlite see the StartupMessage (and answer AuthenticationOk). Anything else ends
+   * the connection with a FATAL error, as PostgreSQL does.
+   */
+  private logIn(handler: number, connection: Connection, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    const login = connection.login!;
+    if (!login.startup && isStartupMessage(message)) {
+      login.startup = message;
+      onData(PASSWORD_REQUEST);
+      return Promise.resolve(PASSWORD_REQUEST.length);
+    }
+    if (login.startup && isPassword(message, this.access.password!)) {
+      clearTimeout(login.deadline);
+      connection.login = undefined;
+      return this.submit(handler, [login.startup], onData);
+    }
+    const refusal = login.startup
+      ? fatalError('28P01', `password authentication failed for user "${userOf(login.startup)}"`)
+      : fatalError('08P01', 'expected a startup message');
+    onData(refusal);
+    connection.socket.end();
+    return Promise.resolve(refusal.length);
   }
 
   private submit(handler: number, messages: Uint8Array[], onData: (data: Uint8Array) => void): Promise<number> {
