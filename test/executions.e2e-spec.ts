@@ -149,6 +149,19 @@ describe('executions (contract "Executions")', () => {
     expect(() => new Webhook(tenant.hmacKey).verify(call.body, call.headers as Record<string, string>)).not.toThrow();
   });
 
+  it('forwards keys in the order the caller wrote them, integer-like ones too, signed as Python re-serializes them', async () => {
+    const name = await actionAnswering(json(200, { result: 'ok', error: '' }), { json_schema: { type: 'object' } });
+    const mark = receiver.calls.length;
+    const parameters = '{"b":1,"10":2,"a":{"2":0,"1":[{"z":0,"0":1}]},"1":3}';
+    const response = await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, raw: `{"parameters":${parameters}}` });
+    expect(response.status).toBe(200);
+    const [call] = callsAfter(mark);
+    expect(call.body).toContain(`"parameters":${parameters},"timestamp":`);
+    // What a caller that signs what it sent computes: the payload in the spec's key order, its parameters as sent.
+    const expected = `{"action_name":"${name}","parameters":${parameters},"timestamp":${JSON.parse(call.body).timestamp}}`;
+    expect(JSON.parse(call.body).signature).toBe(createHmac('sha256', tenant.hmacKey).update(expected).digest('hex'));
+  });
+
   it('refuses a number a 64-bit float would change (400 Invalid parameters naming it), sending nothing', async () => {
     const name = await actionAnswering(ok, { json_schema: { type: 'object' } });
     const mark = receiver.calls.length;

@@ -98,7 +98,7 @@ describe('the MCP server (/mcp) with the SDK client', () => {
     expect(log.body.executions[0]).toEqual(execution);
   });
 
-  it('forwards numbers as the caller wrote them, as execute does', async () => {
+  it('forwards numbers and key order as the caller wrote them, as execute does', async () => {
     receiver.calls.length = 0;
     receiver.behaviour = (_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok","error":""}');
     const auth = { authorization: `Bearer ${tenant.jwt}` };
@@ -110,10 +110,13 @@ describe('the MCP server (/mcp) with the SDK client', () => {
     const big = await raw('{"city":"Oslo","count":9007199254740993}');
     expect(big.body.result.isError).toBe(false);
     expect(receiver.calls[0].body).toContain('"count":9007199254740993');
+    const ordered = await raw('{"city":"Oslo","2":"b","1":"a"}');
+    expect(ordered.body.result.isError).toBe(false);
+    expect(receiver.calls[1].body).toContain('"parameters":{"city":"Oslo","2":"b","1":"a"}');
     const inexact = await raw('{"city":"Oslo","ratio":0.1000000000000000055511151231257827}');
     expect(inexact.body.result.isError).toBe(true);
     expect(inexact.body.result.content[0].text).toMatch(/^Invalid parameters: parameters\.ratio: /);
-    expect(receiver.calls).toHaveLength(1);
+    expect(receiver.calls).toHaveLength(2);
   });
 
   it("marks a call isError when the receiver answers an error, with the receiver's text", async () => {

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '
 import { ApiBearerAuth, ApiBody, ApiParam, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ActionNameParam } from '../actions/dto/action-fields';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { KeepNumberLiterals } from '../common/json-numbers';
+import { ForwardsAsWritten } from '../common/json-body.interceptor';
 import { ADMIN_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
@@ -32,7 +32,7 @@ export class TenantExecutionsAdminController {
   @Post('execute')
   @HttpCode(200)
   @TenantBudgeted()
-  @KeepNumberLiterals()
+  @ForwardsAsWritten()
   @ApiOperation({
     summary: 'Run the action as the platform does (parameters checked, signed POST, retries, stored); counts against the tenant\'s rate limit',
     operationId: 'executeTenantAction',

@@ -1,7 +1,7 @@
 import { InvalidRequestError } from './common.errors';
 import { MAX_BODY_DEPTH, nestsDeeperThan, RawBody } from './json-body-parser';
 
-const parse = (text: string) => new RawBody('application/json', Buffer.from(text)).parseObject({ keepNumberLiterals: true });
+const parse = (text: string) => new RawBody('application/json', Buffer.from(text)).parseObject({ forwardsAsWritten: true });
 
 describe('RawBody.parseObject', () => {
   it('reads bodies nested up to the limit', () => {

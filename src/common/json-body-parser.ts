@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { InvalidRequestError } from './common.errors';
+import { recordKeyOrder } from './json-key-order';
 import { recordNumberLiterals } from './json-numbers';
 import { closingQuote, compactJson, keepWrittenText, memberText } from './json-text';
 
@@ -27,7 +28,8 @@ export class RawBody {
 
   /**
    * The body as a JSON object, or undefined when there is none; anything else is the contract's 400. With
-   * `keepNumberLiterals`, the numbers a JavaScript number does not hold exactly are recorded (json-numbers.ts);
+   * `forwardsAsWritten`, the numbers a JavaScript number does not hold exactly (json-numbers.ts) and the written
+   * key order of objects with integer-like keys (json-key-order.ts) are recorded;
    * the members named in `keepWrittenText` that hold an object or array get their text recorded (json-text.ts).
    */
   parseObject(options: BodyReading = {}): Record<string, unknown> | undefined {
@@ -70,7 +72,8 @@ export class RawBody {
     } catch (error) {
       throw new InvalidRequestError(`body: malformed JSON (${(error as Error).message})`);
     }
-    if (options.keepNumberLiterals) {
+    if (options.forwardsAsWritten) {
+      recordKeyOrder(text, value);
       try {
         recordNumberLiterals(text, value);
       } catch (error) {
@@ -85,7 +88,7 @@ export class RawBody {
 
 /** What a route keeps of its body besides the parsed value (see RawBody.parseObject). */
 export interface BodyReading {
-  keepNumberLiterals?: boolean;
+  forwardsAsWritten?: boolean;
   keepWrittenText?: readonly string[];
 }
 

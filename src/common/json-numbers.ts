@@ -1,4 +1,3 @@
-import { SetMetadata } from '@nestjs/common';
 import { parse as parseLossless } from 'lossless-json';
 import { closingQuote } from './json-text';
 
@@ -29,10 +28,6 @@ export interface NumberLiteral {
   /** Why the literal cannot be forwarded: the value a float makes of it. */
   readonly problem?: string;
 }
-
-/** Marks a route whose body's numbers are forwarded, so `RawBody` records their literals (see above). */
-export const KEEP_NUMBER_LITERALS = 'agw:keep-number-literals';
-export const KeepNumberLiterals = () => SetMetadata(KEEP_NUMBER_LITERALS, true);
 
 // Per object or array: its members' literals by key (array index as a string). An entry, possibly empty, also
 // marks every container on the way to one, so a walk never descends where nothing was recorded.

@@ -4,7 +4,7 @@ import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ArrivedAt } from '../common/request-arrival';
 import { AsOf } from '../database/read-scope';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { KeepNumberLiterals } from '../common/json-numbers';
+import { ForwardsAsWritten } from '../common/json-body.interceptor';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
@@ -25,7 +25,7 @@ export class ExecutionsController {
 
   @Post('execute')
   @HttpCode(200)
-  @KeepNumberLiterals()
+  @ForwardsAsWritten()
   @ApiOperation({
     operationId: 'executeAction',
     summary: 'Run the action as the platform does',

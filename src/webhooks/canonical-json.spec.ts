@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
+import { recordKeyOrder } from '../common/json-key-order';
 import { inexactNumbers, recordNumberLiterals } from '../common/json-numbers';
 import { itIf, python3Command } from '../../test/support/requirements';
 import { canonicalJson } from './canonical-json';
@@ -124,6 +125,30 @@ describe('canonicalJson', () => {
     // Python parses each of our strings and prints it again; a fixed point means a receiver can verify it.
     const script = 'import json,sys\nfor line in sys.stdin.read().split("\\n"):\n    print(json.dumps(json.loads(line), separators=(",", ":")))';
     const result = spawnSync('python3', ['-c', script], { input: ours.join('\n'), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trimEnd().split('\n')).toEqual(ours);
+  });
+  itIf(python3Command())('writes keys in the order the caller wrote them, integer-like ones and repeated ones as Python reads them', () => {
+    const key = fc.oneof(fc.constantFrom('0', '1', '2', '10', '4294967294', '4294967295', '01', '-1', 'a', 'b', 'é'), fc.string({ maxLength: 3 }));
+    const member = fc.tuple(key, fc.jsonValue({ maxDepth: 2 }));
+    const texts = fc.sample(
+      fc.array(fc.array(member, { maxLength: 6 }), { minLength: 1, maxLength: 3 }).map((objects) => {
+        const object = (members: [string, unknown][]) => `{${members.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',')}}`;
+        // An object whose last member holds the next one, so written orders are checked below the top too.
+        return objects.reduceRight((inner: string, members) => object(inner ? [...members, ['9', 'x'], ['nested', inner]] as never : members), '');
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+    texts.push('{"b":1,"10":2,"a":{"2":0,"1":1},"1":3,"b":4}');
+    const ours = texts.map((text) => {
+      const value = JSON.parse(text) as unknown;
+      recordKeyOrder(text, value);
+      recordNumberLiterals(text, value);
+      return canonicalJson(value);
+    });
+    expect(ours[ours.length - 1]).toBe('{"b":4,"10":2,"a":{"2":0,"1":1},"1":3}');
+    const script = 'import json,sys\nfor line in sys.stdin.read().split("\\n"):\n    print(json.dumps(json.loads(line), separators=(",", ":")))';
+    const result = spawnSync('python3', ['-c', script], { input: texts.join('\n'), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     expect(result.stderr).toBe('');
     expect(result.stdout.trimEnd().split('\n')).toEqual(ours);
   });

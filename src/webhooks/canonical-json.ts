@@ -1,10 +1,12 @@
+import { keysAsWritten } from '../common/json-key-order';
 import { NumberLiteral, numberLiterals } from '../common/json-numbers';
 
 /**
  * Serializes a JSON value exactly as Python's `json.dumps(value, separators=(",", ":"))` re-serializes it after
- * `json.loads`: keys in insertion order, every character outside printable ASCII escaped as \uXXXX (lowercase
- * hex, UTF-16 units, so lone surrogates survive), integers written out in full and fractions in Python's float
- * repr. A receiver that re-serializes in Python therefore reproduces the signed bytes for any parameters.
+ * `json.loads`: keys in the order the caller wrote them (integer-like ones too: json-key-order.ts), every
+ * character outside printable ASCII escaped as \uXXXX (lowercase hex, UTF-16 units, so lone surrogates survive),
+ * integers written out in full and fractions in Python's float repr. A receiver that re-serializes in Python
+ * therefore reproduces the signed bytes for any parameters.
  *
  * What json-numbers.ts recorded when the body was read keeps what a JavaScript number loses: an integer the
  * caller sent with more digits than it holds is written with the caller's digits, and an integral value the
@@ -12,21 +14,50 @@ import { NumberLiteral, numberLiterals } from '../common/json-numbers';
  * So a receiver in Python reads the value and the type the caller wrote.
  */
 export function canonicalJson(value: unknown): string {
+  const parts: string[] = [];
+  write(value, parts);
+  return parts.join('');
+}
+
+/** Appends `value`'s serialization to `parts` (one join at the end, rather than one per object and array). */
+function write(value: unknown, parts: string[]): void {
   switch (typeof value) {
     case 'string':
-      return quote(value);
+      parts.push(quote(value));
+      return;
     case 'number':
-      return formatNumber(value);
+      parts.push(formatNumber(value));
+      return;
     case 'boolean':
-      return value ? 'true' : 'false';
+      parts.push(value ? 'true' : 'false');
+      return;
     case 'object': {
-      if (value === null) return 'null';
+      if (value === null) {
+        parts.push('null');
+        return;
+      }
       const literals = numberLiterals(value);
-      if (Array.isArray(value)) return `[${value.map((item, index) => member(item, literals?.get(String(index)))).join(',')}]`;
-      return `{${Object.entries(value as Record<string, unknown>)
-        .filter(([, item]) => item !== undefined)
-        .map(([key, item]) => `${quote(key)}:${member(item, literals?.get(key))}`)
-        .join(',')}}`;
+      if (Array.isArray(value)) {
+        parts.push('[');
+        for (let index = 0; index < value.length; index++) {
+          if (index > 0) parts.push(',');
+          writeMember(value[index], literals?.get(String(index)), parts);
+        }
+        parts.push(']');
+        return;
+      }
+      const object = value as Record<string, unknown>;
+      let first = true;
+      parts.push('{');
+      for (const key of keysAsWritten(object)) {
+        const item = object[key];
+        if (item === undefined) continue;
+        parts.push(first ? `${quote(key)}:` : `,${quote(key)}:`);
+        first = false;
+        writeMember(item, literals?.get(key), parts);
+      }
+      parts.push('}');
+      return;
     }
     default:
       throw new TypeError(`cannot serialize a ${typeof value} as JSON`);
@@ -34,10 +65,11 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** A member, as the caller wrote it when its literal was recorded and the value is still the one read then. */
-function member(item: unknown, literal: NumberLiteral | undefined): string {
-  if (literal === undefined || literal.value !== item) return canonicalJson(item);
-  if (literal.forward !== undefined) return literal.forward;
-  return literal.float ? pythonFloatRepr(item as number) : canonicalJson(item);
+function writeMember(item: unknown, literal: NumberLiteral | undefined, parts: string[]): void {
+  if (literal === undefined || literal.value !== item) write(item, parts);
+  else if (literal.forward !== undefined) parts.push(literal.forward);
+  else if (literal.float) parts.push(pythonFloatRepr(item as number));
+  else write(item, parts);
 }
 
 const SHORT_ESCAPES: Record<string, string> = {
@@ -53,7 +85,10 @@ const SHORT_ESCAPES: Record<string, string> = {
 // Python's ESCAPE_ASCII: anything that is not a printable ASCII character, plus the quote and backslash.
 const NEEDS_ESCAPE = /[^ -~]|["\\]/g;
 
+const ANY_ESCAPE = /[^ -~]|["\\]/;
+
 function quote(text: string): string {
+  if (!ANY_ESCAPE.test(text)) return `"${text}"`;
   return `"${text.replace(NEEDS_ESCAPE, (char) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
 }
 
@@ -68,6 +103,7 @@ function formatNumber(value: number): string {
 
 function integerDigits(value: number): string {
   const text = String(value); // plain digits below 1e21, else "d.ddde+NN"
+  if (value < 1e21 && value > -1e21) return text;
   const match = /^(-?)(\d)(?:\.(\d+))?e\+(\d+)$/.exec(text);
   if (!match) return text;
   const [, sign, first, rest = '', exponent] = match;

@@ -109,8 +109,9 @@ export class McpEndpoint {
 
 /**
  * The `arguments` of the request body itself rather than the SDK's parsed copy: the body's objects carry the
- * literals of numbers a JavaScript number does not hold (json-numbers.ts), so a tool call forwards 9007199254740993
- * digit for digit, as execute does. One message per request (the body is an object), already checked by the SDK.
+ * literals of numbers a JavaScript number does not hold (json-numbers.ts) and the written order of integer-like
+ * keys (json-key-order.ts), so a tool call forwards 9007199254740993 digit for digit and `{"b":…,"1":…}` in that
+ * order, as execute does. One message per request (the body is an object), already checked by the SDK.
  */
 function originalArguments(body: unknown): Record<string, unknown> | undefined {
   const params = isRecord(body) && body.method === 'tools/call' && isRecord(body.params) ? body.params : undefined;

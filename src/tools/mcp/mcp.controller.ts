@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentTenant } from '../../auth/current-principal.decorator';
 import { ApiErrors } from '../../common/api-errors.decorator';
 import { TenantAuthenticated } from '../../auth/tenant-authenticated.decorator';
-import { KeepNumberLiterals } from '../../common/json-numbers';
+import { ForwardsAsWritten } from '../../common/json-body.interceptor';
 import { GATEWAY_PREFIX } from '../../common/routes';
 import { TenantId } from '../../common/tenant-id';
 import { McpEndpoint } from './mcp-endpoint';
@@ -21,7 +21,7 @@ export class McpController {
 
   @Post('mcp')
   @TenantAuthenticated()
-  @KeepNumberLiterals()
+  @ForwardsAsWritten()
   @ApiOperation({
     operationId: 'mcpRequest',
     summary: 'Model Context Protocol server (Streamable HTTP, stateless): tools/list and tools/call over the tenant\'s actions',
