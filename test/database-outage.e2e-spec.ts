@@ -1,4 +1,4 @@
-import { createTenant, gateway, TestTenant } from './support/factories';
+import { admin, createTenant, gateway, TestTenant } from './support/factories';
 import { call } from './support/http';
 import { testDatabase } from './support/database';
 import { TcpProxy } from './support/tcp-proxy';
@@ -47,6 +47,29 @@ describe('database outage', () => {
     expect(recovered.status).toBe(200);
     expect(recovered.body).toEqual({ actions: [] });
     expect((await gateway(testApp, 'POST', '/token/exchange', { body: { api_token: tenant.apiToken } })).status).toBe(200);
+  });
+
+  it.each([
+    ['55000', 'database "gateway" is not currently accepting connections'],
+    ['3D000', 'database "gateway" does not exist'],
+    ['28P01', 'password authentication failed for user "gateway"'],
+    ['53300', 'sorry, too many clients already'],
+    ['57P03', 'the database system is starting up'],
+  ])('answers 503 while the server refuses logins with %s, and recovers when it accepts them', async (code, message) => {
+    proxy.refuseLogins(code, message);
+    try {
+      for (const request of [
+        () => gateway(testApp, 'GET', '/actions', { token: tenant.jwt }),
+        () => gateway(testApp, 'POST', '/token/exchange', { body: { api_token: tenant.apiToken } }),
+        () => admin(testApp, 'GET', '/tenants'),
+      ]) {
+        const response = await request();
+        expect([response.status, response.body]).toEqual([503, { error: 'Service unavailable' }]);
+      }
+    } finally {
+      proxy.accept();
+    }
+    expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
   });
 
   it('answers 503 at the statement timeout when the database stops answering, not a hung request', async () => {

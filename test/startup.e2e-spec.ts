@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from './support/http';
 import { ServiceProcess } from './support/process';
+import { TcpProxy } from './support/tcp-proxy';
 import { MIGRATIONS } from '../src/database/schema';
 
 /** What an operator sees when the built service cannot do its work yet: one plain line, or a clear log line. */
@@ -20,6 +21,20 @@ describe('starting the service', () => {
       expect(service.output.join('')).toBe(`Cannot start: 127.0.0.1:${port} is already in use by another process (set PORT, or HOST)\n`);
     } finally {
       await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it('on a database that refuses the login (it does not exist): one line saying so, exit 1', async () => {
+    // A server there, refusing every login as PostgreSQL does for a database that does not exist.
+    const proxy = new TcpProxy('127.0.0.1', 9);
+    await proxy.start();
+    proxy.refuseLogins('3D000', 'database "gatewy" does not exist');
+    try {
+      const service = ServiceProcess.start({ DATA_DIR: freshDataDir(), HOST: '127.0.0.1', PORT: '0', DATABASE_URL: `postgres://postgres@127.0.0.1:${proxy.port}/gatewy` });
+      expect((await service.exit()).code).toBe(1);
+      expect(service.output.join('')).toBe('Cannot start: the database refused the connection (database "gatewy" does not exist): check DATABASE_URL\n');
+    } finally {
+      await proxy.cut();
     }
   });
 

@@ -18,6 +18,10 @@ describe('describeStartupFailure', () => {
       Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
       'Cannot start: the database does not answer (connect ECONNREFUSED 127.0.0.1:5432): check DATABASE_URL',
     ],
+    [
+      Object.assign(new Error('database "gatewy" does not exist'), { code: '3D000' }),
+      'Cannot start: the database refused the connection (database "gatewy" does not exist): check DATABASE_URL',
+    ],
   ])('says in one line what to fix for %s', (error, line) => {
     expect(describeStartupFailure(error)).toBe(line);
   });

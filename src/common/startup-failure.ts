@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '../database/database-errors';
 /**
  * The line (or, for configuration, the lines) an operator reads when the service or a command cannot start for
  * a reason they can fix: the configuration, a data directory another service holds, a port already taken or
- * not allowed, a database that does not answer. `undefined` for anything else, which is a bug and keeps its
+ * not allowed, a database that does not answer or refuses the login. `undefined` for anything else, which is a bug and keeps its
  * stack trace.
  */
 export function describeStartupFailure(error: unknown): string | undefined {
@@ -18,7 +18,11 @@ export function describeStartupFailure(error: unknown): string | undefined {
     if (code === 'EACCES') return `Cannot start: not allowed to listen on ${where} (ports below 1024 need privileges: set PORT)`;
     if (code === 'EADDRNOTAVAIL') return `Cannot start: ${address} is not an address of this machine (set HOST)`;
   }
-  if (isDatabaseUnavailable(error)) return `Cannot start: the database does not answer (${message ?? code}): check DATABASE_URL`;
+  if (isDatabaseUnavailable(error)) {
+    // A server that answered with a refusal (SQLSTATE, five characters) is not one that did not answer.
+    const what = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? 'refused the connection' : 'does not answer';
+    return `Cannot start: the database ${what} (${message ?? code}): check DATABASE_URL`;
+  }
   return undefined;
 }
 

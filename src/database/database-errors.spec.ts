@@ -9,6 +9,13 @@ describe('isDatabaseUnavailable', () => {
     new QueryFailedError('SELECT 1', [], Object.assign(new Error('terminating connection'), { code: '57P01' })),
     new QueryFailedError('SELECT 1', [], Object.assign(new Error('connection failure'), { code: '08006' })),
     new QueryFailedError('SELECT 1', [], Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' })),
+    // Logins refused: the database dropped or closed to connections, the role's password changed.
+    Object.assign(new Error('database "gateway" does not exist'), { code: '3D000' }),
+    Object.assign(new Error('database "gateway" is not currently accepting connections'), { code: '55000' }),
+    Object.assign(new Error('password authentication failed for user "gateway"'), { code: '28P01' }),
+    Object.assign(new Error('role "gateway" is not permitted to log in'), { code: '28000' }),
+    Object.assign(new Error('terminating connection due to administrator command'), { code: '57P04' }),
+    Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' }),
   ])('is true for %s', (error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -16,6 +23,7 @@ describe('isDatabaseUnavailable', () => {
   it.each([
     new Error('something else'),
     new QueryFailedError('INSERT', [], Object.assign(new Error('duplicate key'), { code: '23505' })),
+    new QueryFailedError('SELECT', [], Object.assign(new Error('currval of sequence "s" is not yet defined in this session'), { code: '55000' })),
     new TypeError('x is undefined'),
     undefined,
   ])('is false for %s', (error) => {

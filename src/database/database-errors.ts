@@ -1,6 +1,12 @@
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
-// SQLSTATE classes and codes that mean "the database is not there right now", not "your query is wrong".
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+// SQLSTATEs that mean "the database is not there for this service right now", not "the query is wrong":
+// - 08: connection exceptions; 53: insufficient resources (too many clients, out of memory, disk full);
+// - 57P: the server shutting down, starting up, the database dropped (57P01-57P05); 57014: statement timeout;
+// - refused logins: 3D000 the database does not exist (dropped), 28000 / 28P01 the role or password no longer
+//   accepted; 55000 is also "not currently accepting connections" (ALLOW_CONNECTIONS false).
+const UNAVAILABLE_SQLSTATES = new Set(['57014', '3D000', '28000', '28P01']);
+const UNAVAILABLE_CLASSES = ['08', '53', '57P'];
+const NOT_ACCEPTING_CONNECTIONS = 'not currently accepting connections';
 const CONNECTION_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
@@ -16,7 +22,8 @@ const SCHEMA_MISSING_SQLSTATES = new Set(['42P01', '42703', '42704', '3F000']);
 /** True when an error says the database is unreachable (503), as opposed to a bug (500). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   return someCause(error, (code, message) => {
-    if (CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08')) return true;
+    if (CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_CLASSES.some((prefix) => code.startsWith(prefix))) return true;
+    if (code === '55000' && message.includes(NOT_ACCEPTING_CONNECTIONS)) return true;
     return CONNECTION_MESSAGES.some((text) => message.includes(text));
   });
 }

@@ -17,8 +17,18 @@ export class TcpProxy {
     private readonly targetPort: number,
   ) {}
 
+  /** While set, every new connection is answered this FATAL error (as a server refusing logins) and closed. */
+  private refusal?: Buffer;
+
   async start(): Promise<void> {
     this.server = createServer((client) => {
+      if (this.refusal) {
+        const refusal = this.refusal;
+        client.on('error', () => undefined);
+        // The client's StartupMessage (or SSLRequest) first, then the server's refusal, as PostgreSQL answers.
+        client.once('data', () => client.end(refusal));
+        return;
+      }
       const upstream = connect(this.targetPort, this.targetHost);
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
@@ -59,6 +69,24 @@ export class TcpProxy {
   async cut(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  /**
+   * The server is there but refuses every login with SQLSTATE `code` (the database dropped or not accepting
+   * connections, a password changed): open connections are cut, as pg_terminate_backend would. Until `accept()`.
+   */
+  refuseLogins(code: string, message: string): void {
+    const fields = Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0\0`);
+    const header = Buffer.alloc(5);
+    header.write('E', 0, 'latin1');
+    header.writeInt32BE(fields.length + 4, 1);
+    this.refusal = Buffer.concat([header, fields]);
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  /** Logins are accepted again. */
+  accept(): void {
+    this.refusal = undefined;
   }
 
   /** The database comes back on the same address. */
