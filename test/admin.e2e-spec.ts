@@ -80,10 +80,19 @@ describe('management API (contract "Management API")', () => {
       ['POST', '/tenants', {}, 'name: is required'],
       ['POST', '/tenants', { name: '' }, 'name: must be 1 to 200 characters'],
       ['POST', '/tenants', { name: 7 }, 'name: must be a string'],
+      ['POST', '/tenants', { name: '   ' }, 'name: must not be blank'],
     ])('gives 400 for %s %s %j', async (method, path, body, details) => {
       const response = await admin(testApp, method, path, body);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: 'Invalid request', details });
+    });
+
+    it('refuses a blank name on PATCH too, and keeps the name it had', async () => {
+      const created = await admin(testApp, 'POST', '/tenants', { name: ' Acme ' });
+      expect([created.status, created.body.tenant.name]).toEqual([201, ' Acme ']);
+      const response = await admin(testApp, 'PATCH', `/tenants/${created.body.tenant.id}`, { name: '\n' });
+      expect([response.status, response.body]).toEqual([400, { error: 'Invalid request', details: 'name: must not be blank' }]);
+      expect((await admin(testApp, 'GET', `/tenants/${created.body.tenant.id}`)).body.tenant.name).toBe(' Acme ');
     });
 
     it('refuses an unknown status', async () => {
@@ -121,6 +130,9 @@ describe('management API (contract "Management API")', () => {
       expect(token).toMatchObject({ name: 'deploy bot', expires_at: expiresAt, last_used_at: null, revoked_at: null });
       expect(token.token.startsWith(token.prefix)).toBe(true);
       expect(token.prefix).toMatch(/^agw_.{8}$/);
+      // A leap day is a day; February 29 of a common year is not (above).
+      const leap = await admin(testApp, 'POST', `/tenants/${tenantId}/api-tokens`, { name: 'leap', expires_at: '2032-02-29T12:00:00Z' });
+      expect([leap.status, leap.body.api_token?.expires_at]).toEqual([201, '2032-02-29T12:00:00.000Z']);
 
       const list = await admin(testApp, 'GET', `/tenants/${tenantId}/api-tokens`);
       expect(list.headers.get('cache-control')).toBeNull();
@@ -163,6 +175,10 @@ describe('management API (contract "Management API")', () => {
       [{ name: 'x', expires_at: '2001-01-01T00:00:00Z' }, 'expires_at: must be in the future'],
       [{ name: 'x', expires_at: '2030-W01' }, 'expires_at: must be an ISO 8601 date-time'],
       [{ name: 'x', expires_at: '20300101' }, 'expires_at: must be an ISO 8601 date-time'],
+      [{ name: 'x', expires_at: '2030-02-30T00:00:00Z' }, 'expires_at: must be an ISO 8601 date-time'],
+      [{ name: 'x', expires_at: '2031-02-29T12:00:00Z' }, 'expires_at: must be an ISO 8601 date-time'],
+      [{ name: 'x', expires_at: '2030-04-31T00:00:00+02:00' }, 'expires_at: must be an ISO 8601 date-time'],
+      [{ name: '  \t\u00a0' }, 'name: must not be blank'],
       [{ name: 'a\uFE0F'.repeat(200) }, 'name: must be 1 to 200 characters'],
       [{}, 'name: is required'],
     ])('gives 400 for %j', async (body, details) => {

@@ -97,7 +97,10 @@ export class ApiTokensService {
   private expiryOf(expiresAt: string | Date | null): Date | null {
     if (expiresAt === null) return null;
     const expiry = typeof expiresAt === 'string' ? new Date(expiresAt) : expiresAt;
-    if (Number.isNaN(expiry.getTime())) throw new InvalidRequestError('expires_at: must be an ISO 8601 date-time');
+    // Date reads February 30 as March 2: a day the calendar does not have is refused, not moved.
+    if (Number.isNaN(expiry.getTime()) || (typeof expiresAt === 'string' && !isCalendarDay(expiresAt))) {
+      throw new InvalidRequestError('expires_at: must be an ISO 8601 date-time');
+    }
     if (expiry.getTime() <= this.clock.now().getTime()) throw new InvalidRequestError('expires_at: must be in the future');
     return expiry;
   }
@@ -113,4 +116,14 @@ export class ApiTokensService {
       revoked_at: token.revokedAt?.toISOString() ?? null,
     };
   }
+}
+
+/** Whether the `YYYY-MM-DD` a date-time starts with is a day of the calendar (no February 30, no April 31). */
+function isCalendarDay(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

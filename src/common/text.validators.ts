@@ -54,3 +54,20 @@ export function CodePointLength(min: number, max: number, options?: ValidationOp
     options,
   );
 }
+
+/**
+ * A name that shows something: not only spaces (any Unicode white space). An empty string is left to the length
+ * check, so it gets one message.
+ */
+export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isNotBlank',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || value === '' || value.trim() !== '',
+        defaultMessage: () => 'must not be blank',
+      },
+    },
+    options,
+  );
+}
