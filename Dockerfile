@@ -25,6 +25,8 @@ COPY package.json package-lock.json ./
 RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 COPY --from=build /app/dist ./dist
+# `npm run gateway -- <command>` (the command line) starts from this launcher; the build is already here.
+COPY --from=build /app/scripts/gateway.js ./scripts/gateway.js
 
 # Default DATA_DIR (.data) must be writable by the non-root user; production itself uses DATABASE_URL.
 RUN mkdir -p .data && chown node:node .data
