@@ -404,6 +404,23 @@ describe('EmbeddedSocketServer: the password of the TCP port', () => {
     await server.stop();
   });
 
+  it('cuts off a client that sends more than a login takes before its password, whatever length it claims', async () => {
+    const { server, port, calls } = await serverWith({ loginTimeoutMs: 600_000 }); // only the bound can close it
+    const flooding = rawClient(port);
+    const claimed = Buffer.alloc(5);
+    claimed.write('Q', 0, 'latin1');
+    claimed.writeInt32BE(100_000_000, 1);
+    flooding.socket.write(Buffer.concat([claimed, Buffer.alloc(32_768, 0x20)]));
+    await flooding.closed;
+    expect(calls).toEqual([]);
+    // A client that logs in may then send as much as it likes.
+    const connected = client(port, password);
+    await connected.connect();
+    await connected.query(`SELECT '${'x'.repeat(40_000)}'`);
+    await connected.end();
+    await server.stop();
+  });
+
   it('closes a TCP client that has not logged in when the login time is up', async () => {
     const { server, port, calls } = await serverWith({ loginTimeoutMs: 100 });
     const silent = rawClient(port);

@@ -45,6 +45,9 @@ interface Connection {
   login?: { startup?: Uint8Array; deadline: NodeJS.Timeout };
 }
 
+/** The most a TCP client may send before its password is accepted (PostgreSQL allows a 10,000-byte start-up). */
+const MAX_LOGIN_BYTES = 16_384;
+
 /** Who may connect over TCP. Connections from inside the process (connectInProcess) need nothing. */
 export interface TcpAccess {
   /** What a TCP client must give; undefined: no password is asked. */
@@ -185,7 +188,17 @@ export class EmbeddedSocketServer {
     const handler = new this.Handler({ queryQueue: this.queueFacade(), closeOnDetach: true });
     const { password, loginTimeoutMs = 10_000 } = this.access;
     const login = overTcp && password !== undefined ? { deadline: setTimeout(() => socket.destroy(), loginTimeoutMs).unref() } : undefined;
-    this.connections.set(handler.handlerId, { handler, socket, channels: new Set(), stoppers: new Set(), held: [], heldBytes: 0, login });
+    // Before the password, a client may send a StartupMessage and a PasswordMessage, a few hundred bytes: past
+    // MAX_LOGIN_BYTES it is cut off, rather than have the handler buffer whatever length it claims.
+    let received = 0;
+    const bounded = (chunk: Buffer) => {
+      received += chunk.length;
+      if (!connection.login) socket.off('data', bounded);
+      else if (received > MAX_LOGIN_BYTES) socket.destroy();
+    };
+    const connection: Connection = { handler, socket, channels: new Set(), stoppers: new Set(), held: [], heldBytes: 0, login };
+    this.connections.set(handler.handlerId, connection);
+    if (login) socket.on('data', bounded);
     const forget = () => {
       clearTimeout(login?.deadline);
       this.connections.delete(handler.handlerId);
