@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -286,11 +287,32 @@ describe('the MCP server (/mcp) with the SDK client', () => {
     expect((await gateway(testApp, 'GET', `/actions/${weather}/executions?limit=100`, { token: tenant.jwt })).body.executions).toHaveLength(before);
   });
 
+  it('serves any client that accepts JSON, and a body with no Content-Type, as generic HTTP tools send them', async () => {
+    const auth = { authorization: `Bearer ${tenant.jwt}` };
+    const list = { jsonrpc: '2.0', id: 9, method: 'tools/list' };
+    for (const accept of ['*/*', 'application/json', 'application/*;q=0.5', 'text/html, application/json;q=0.1']) {
+      const response = await call(testApp.baseUrl, 'POST', MCP_PATH, { body: list, headers: { ...auth, ...(accept ? { accept } : {}) } });
+      expect([accept, response.status, response.body.id, Array.isArray(response.body.result?.tools)]).toEqual([accept, 200, 9, true]);
+    }
+    // No Accept and no Content-Type at all (fetch would add both): a bare HTTP client.
+    const bare = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${testApp.baseUrl}${MCP_PATH}`, { method: 'POST', headers: auth }, (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      });
+      request.on('error', reject);
+      request.end(JSON.stringify(list));
+    });
+    expect([bare.status, JSON.parse(bare.body).id]).toEqual([200, 9]);
+  });
+
   it('refuses what is not a Streamable HTTP request: JSON-RPC errors from the transport, the gateway\'s 400 for a body that is not JSON', async () => {
     const auth = { authorization: `Bearer ${tenant.jwt}` };
-    const notAccepting = await call(testApp.baseUrl, 'POST', MCP_PATH, { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { ...auth, accept: 'application/json' } });
-    expect(notAccepting.status).toBe(406);
-    expect(notAccepting.body.error.code).toBe(-32000);
+    for (const accept of ['text/html', 'text/event-stream', 'application/json;q=0, text/event-stream']) {
+      const notAccepting = await call(testApp.baseUrl, 'POST', MCP_PATH, { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { ...auth, accept } });
+      expect([accept, notAccepting.status, notAccepting.body?.error?.code]).toEqual([accept, 406, -32000]);
+    }
     const notJsonRpc = await rpc(testApp, { hello: 'world' }, auth);
     expect(notJsonRpc.status).toBe(400);
     expect(notJsonRpc.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });

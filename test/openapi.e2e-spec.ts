@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { join } from 'node:path';
-import { createTenant, gateway } from './support/factories';
+import { actionBody, admin, createTenant, gateway } from './support/factories';
+import { Receiver } from './support/receiver';
 import { call, TestResponse } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -133,6 +136,9 @@ describe('OpenAPI description', () => {
     // The console signs in without credentials, then uses its cookie where the admin key is taken.
     expect(operation(document, 'signIn').security).toEqual([]);
     expect(operation(document, 'redeemPortalLink').security).toEqual([]);
+    // Reading and ending the session answer without one too ({"session":null}, 204): the cookie is optional.
+    expect(operation(document, 'getSession').security).toEqual([{ console: [] }, {}]);
+    expect(operation(document, 'signOut').security).toEqual([{ console: [] }, {}]);
     expect(operation(document, 'executeTenantAction').security).toEqual(expect.arrayContaining([{ admin: [] }, { console: [] }]));
     expect(document.components.securitySchemes.console).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'agw_console_session' });
   });
@@ -143,7 +149,19 @@ describe('OpenAPI description', () => {
     expect(document.servers).toEqual([{ url: '/', description: expect.stringContaining('/api/v1/gateway') }]);
     expect(document.info.description).toContain('`{base_url}` ends in `/api/v1/gateway`');
     expect(document.components.schemas.TokenExchangeResponse.properties.expires_in).toMatchObject({ type: 'integer', example: 86400 });
-    expect(document.components.schemas.UpdateActionRequest.minProperties).toBe(1);
+    // What the schemas accept is what the service accepts: an update needs one of its three fields, and a
+    // webhook URL the service takes (a query with ids[]) is one its answers may carry.
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'doc', components: document.components });
+    const updateBody = ajv.compile({ $ref: 'doc#/components/schemas/UpdateActionRequest' });
+    expect([{ description: 'd' }, { webhook_url: 'https://x.example/h' }, { json_schema: {}, name: 'ignored' }].map((body) => updateBody(body))).toEqual([true, true, true]);
+    expect([{ name: 'renamed' }, { id: 'x' }, {}].map((body) => updateBody(body))).toEqual([false, false, false]);
+    const action = ajv.compile({ $ref: 'doc#/components/schemas/ActionDto' });
+    const stored = { id: '01a211aa-0b1a-71e6-90d9-c6da6490b1e0', tenant_id: '01a211aa-0b1a-71e6-90d9-c6da6490b1e0', name: 'a', description: 'd', json_schema: {} };
+    const times = { created_at: '2026-11-22T01:02:03.456Z', updated_at: '2026-11-22T01:02:03.456Z' };
+    expect(action({ ...stored, ...times, webhook_url: 'http://127.0.0.1:4714/hook?ids[]=1#a#b' })).toBe(true);
+    expect(action({ ...stored, ...times, webhook_url: 'ftp://example.com/' })).toBe(false);
     // An execution's body may be left out (parameters default to {}); other bodies are required.
     expect((operation(document, 'executeAction') as any).requestBody).toMatchObject({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/ExecuteActionRequest' } } } });
     expect((operation(document, 'executeTenantAction') as any).requestBody.required).toBe(false);
@@ -158,6 +176,41 @@ describe('OpenAPI description', () => {
       properties: { city: { type: 'string' } },
       required: ['city'],
     });
+  });
+
+  it("gives each operation's own error texts as its examples, and they are the texts the service answers", async () => {
+    const document = (await call(testApp.baseUrl, 'GET', '/api/v1/gateway/openapi.json')).body;
+    const examplesOf = (id: string, status: number): unknown[] => {
+      const content = (operation(document, id).responses[String(status)] as any).content['application/json'];
+      return content.examples ? Object.values(content.examples).map((named: any) => named.value) : [content.example];
+    };
+    const receiver = await Receiver.start();
+    try {
+      const keyless = await createTenant(testApp, { hmacKey: false });
+      const created = await gateway(testApp, 'POST', '/actions', { token: keyless.jwt, body: actionBody(receiver.url()) });
+      expect(created.status).toBe(201);
+      const unknownTenant = '01a211aa-0b1a-71e6-90d9-c6da6490b1e0';
+      const cases: Array<[string, number, TestResponse]> = [
+        ['executeAction', 409, await gateway(testApp, 'POST', `/actions/${created.body.action.name}/execute`, { token: keyless.jwt, body: { parameters: { city: 'Oslo' } } })],
+        ['executeAction', 400, await gateway(testApp, 'POST', `/actions/${created.body.action.name}/execute`, { token: keyless.jwt, body: { parameters: 1 } })],
+        ['listExecutions', 400, await gateway(testApp, 'GET', `/actions/${created.body.action.name}/executions?limit=0`, { token: keyless.jwt })],
+        ['exchangeToken', 400, await gateway(testApp, 'POST', '/token/exchange', { body: {} })],
+        ['listTools', 400, await gateway(testApp, 'GET', '/tools?format=x', { token: keyless.jwt })],
+        ['getTenant', 404, await admin(testApp, 'GET', `/tenants/${unknownTenant}`)],
+        ['createApiToken', 400, await admin(testApp, 'POST', `/tenants/${keyless.tenantId}/api-tokens`, {})],
+        ['createHmacKey', 400, await call(testApp.baseUrl, 'POST', `/api/v1/admin/tenants/${keyless.tenantId}/hmac-keys`, { token: testApp.config.adminApiKey, raw: '[]' })],
+        ['revokeApiToken', 404, await admin(testApp, 'DELETE', `/tenants/${keyless.tenantId}/api-tokens/${unknownTenant}`)],
+        ['revokeHmacKey', 404, await admin(testApp, 'DELETE', `/tenants/${keyless.tenantId}/hmac-keys/${unknownTenant}`)],
+        ['updateTenant', 400, await admin(testApp, 'PATCH', `/tenants/${keyless.tenantId}`, { status: 'deleted' })],
+        ['signIn', 400, await call(testApp.baseUrl, 'POST', '/api/v1/admin/session', { body: {} })],
+      ];
+      for (const [id, status, response] of cases) {
+        expect([id, response.status]).toEqual([id, status]);
+        expect([id, examplesOf(id, status)]).toEqual([id, expect.arrayContaining([response.body])]);
+      }
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('documents the response headers: X-Request-Id everywhere, the budget on tenant endpoints, Retry-After on 429', async () => {

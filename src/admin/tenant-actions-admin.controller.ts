@@ -5,7 +5,7 @@ import { ActionNameParam } from '../actions/dto/action-fields';
 import { ActionListResponse, ActionResponse } from '../actions/dto/action.response';
 import { CreateActionRequest } from '../actions/dto/create-action.request';
 import { UpdateActionRequest } from '../actions/dto/update-action.request';
-import { ApiErrors } from '../common/api-errors.decorator';
+import { ApiErrors, notFound } from '../common/api-errors.decorator';
 import { KeepWrittenText } from '../common/json-body.interceptor';
 import { JsonText } from '../common/json-response';
 import { actionBody, actionListBody } from '../actions/dto/action-json';
@@ -21,7 +21,7 @@ import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.
 @ApiTags('admin')
 @ApiBearerAuth('admin')
 @ApiCookieAuth('console')
-@ApiErrors(401, 404)
+@ApiErrors(401, notFound('Tenant not found', 'Action not found'))
 @Controller(`${ADMIN_PREFIX}/tenants/:tenant_id/actions`)
 @ApiParam({ name: 'tenant_id', schema: { type: 'string', format: 'uuid' } })
 @UseGuards(ManagementAuthGuard, ExistingTenantGuard)

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiParam, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ActionNameParam } from '../actions/dto/action-fields';
-import { ApiErrors } from '../common/api-errors.decorator';
+import { ApiErrors, conflict, invalid, notFound } from '../common/api-errors.decorator';
 import { ForwardsAsWritten } from '../common/json-body.interceptor';
 import { ADMIN_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
@@ -21,7 +21,7 @@ import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.
 @ApiTags('admin')
 @ApiBearerAuth('admin')
 @ApiCookieAuth('console')
-@ApiErrors(401, 404)
+@ApiErrors(401, notFound('Tenant not found', 'Action not found'))
 @Controller(`${ADMIN_PREFIX}/tenants/:tenant_id/actions/:action_name`)
 @ApiParam({ name: 'tenant_id', schema: { type: 'string', format: 'uuid' } })
 @ActionNameParam()
@@ -39,7 +39,7 @@ export class TenantExecutionsAdminController {
   })
   @ApiBody({ type: ExecuteActionRequest, required: false, description: 'May be left out: no body runs the action with parameters {}' })
   @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
-  @ApiErrors(400, 409, 413, 429)
+  @ApiErrors(invalid('parameters: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }), conflict('no active HMAC key for this tenant'), 413, 429)
   async execute(
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
@@ -53,7 +53,7 @@ export class TenantExecutionsAdminController {
   @ApiQuery({ name: 'limit', required: false, description: 'How many, newest first; at most 100 are listed, whatever is asked', schema: { type: 'integer', minimum: 1, default: 20 } })
   @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: ['succeeded', 'failed'] } })
   @ApiOkResponse({ type: ExecutionDetailListResponse })
-  @ApiErrors(400)
+  @ApiErrors(invalid('limit: must be a positive integer'))
   async list(
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../common/api-errors.decorator';
+import { ApiErrors, invalid, notFound } from '../common/api-errors.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
 import { OperatorsOnly } from '../console-auth/operators-only.decorator';
@@ -32,7 +32,7 @@ export class TenantsAdminController {
   @HttpCode(201)
   @ApiOperation({ operationId: 'createTenant', summary: 'Create a tenant' })
   @ApiCreatedResponse({ type: TenantResponse })
-  @ApiErrors(400, 413)
+  @ApiErrors(invalid('name: must be 1 to 200 characters'), 413)
   async create(@Body() body: CreateTenantRequest): Promise<{ tenant: TenantDto }> {
     return { tenant: await this.admin.createTenant(body.name) };
   }
@@ -47,7 +47,7 @@ export class TenantsAdminController {
   @Get(':tenant_id')
   @ApiOperation({ operationId: 'getTenant', summary: 'Read a tenant' })
   @ApiOkResponse({ type: TenantResponse })
-  @ApiErrors(404)
+  @ApiErrors(notFound('Tenant not found'))
   async get(@Param('tenant_id') id: string): Promise<{ tenant: TenantDto }> {
     return { tenant: await this.admin.getTenant(id) };
   }
@@ -56,7 +56,7 @@ export class TenantsAdminController {
   @OperatorsOnly()
   @ApiOperation({ operationId: 'updateTenant', summary: 'Rename, disable or enable a tenant' })
   @ApiOkResponse({ type: TenantResponse })
-  @ApiErrors(400, 404, 413)
+  @ApiErrors(invalid('status: must be "active" or "disabled"'), notFound('Tenant not found'), 413)
   async update(@Param('tenant_id') id: string, @Body() body: UpdateTenantRequest): Promise<{ tenant: TenantDto }> {
     return { tenant: await this.admin.updateTenant(id, body) };
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../common/api-errors.decorator';
+import { ApiErrors, invalid } from '../common/api-errors.decorator';
 import { ErrorBody } from '../common/error-body';
 import { NoStore } from '../common/no-store.decorator';
 import { GATEWAY_PREFIX } from '../common/routes';
@@ -20,7 +20,7 @@ export class TokenExchangeController {
   @NoStore()
   @ApiOperation({ operationId: 'exchangeToken', summary: 'Exchange an API token for a 24-hour bearer token', security: [] })
   @ApiOkResponse({ type: TokenExchangeResponse })
-  @ApiErrors(400, 413, 429)
+  @ApiErrors(invalid('api_token: is required'), 413, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Unknown, revoked or expired API token, or disabled tenant', example: { error: 'Invalid API token' } })
   exchange(@Body() body: TokenExchangeRequest): Promise<TokenExchangeResponse> {
     return this.tokenExchange.exchange(body.api_token);

@@ -14,7 +14,26 @@ export const ERROR_EXAMPLES: Record<number, { description: string; example: Erro
   503: { description: 'The database is unreachable, or its migrations are pending', example: { error: 'Service unavailable' } },
 };
 
-export const ApiErrors = (...statuses: number[]) =>
+/** An error answer whose examples are this operation's own texts rather than the general one. */
+export interface ErrorCase {
+  status: number;
+  examples: ErrorBody[];
+}
+
+/** 404 with the texts this operation answers (`Tenant not found`, ...). */
+export const notFound = (...errors: string[]): ErrorCase => ({ status: 404, examples: errors.map((error) => ({ error })) });
+/** 409 with this operation's text. */
+export const conflict = (error: string): ErrorCase => ({ status: 409, examples: [{ error }] });
+/** 400 `Invalid request` with this operation's details (and any other error bodies it gives). */
+export const invalid = (details: string, ...others: ErrorBody[]): ErrorCase => ({ status: 400, examples: [{ error: 'Invalid request', details }, ...others] });
+
+export const ApiErrors = (...cases: Array<number | ErrorCase>) =>
   applyDecorators(
-    ...statuses.map((status) => ApiResponse({ status, description: ERROR_EXAMPLES[status].description, type: ErrorBody, example: ERROR_EXAMPLES[status].example })),
+    ...cases.map((each) => {
+      const { status, examples } = typeof each === 'number' ? { status: each, examples: [ERROR_EXAMPLES[each].example] } : each;
+      const description = ERROR_EXAMPLES[status].description;
+      if (examples.length === 1) return ApiResponse({ status, description, type: ErrorBody, example: examples[0] });
+      const named = Object.fromEntries(examples.map((example) => [example.error, { summary: example.error, value: example }]));
+      return ApiResponse({ status, description, type: ErrorBody, examples: named });
+    }),
   );

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiErrors } from '../common/api-errors.decorator';
+import { ApiErrors, invalid } from '../common/api-errors.decorator';
 import { ErrorBody } from '../common/error-body';
 import { ADMIN_PREFIX } from '../common/routes';
 import { AppConfig } from '../config/app-config';
@@ -17,6 +17,9 @@ import { clearSessionCookie, CSRF_HEADER, readSessionCookie, setSessionCookie } 
  * Console sign-in and sign-out. A session is a cookie (HttpOnly, SameSite=Strict, Secure in production) that the
  * management API accepts in place of the ADMIN_API_KEY; the body never carries its secret.
  */
+/** Reading and ending the session work with or without one (`{"session":null}`, 204): the cookie is optional. */
+const SESSION_OPTIONAL: Array<Record<string, string[]>> = [{ console: [] }, {}];
+
 @ApiTags('console')
 @Controller(ADMIN_PREFIX)
 export class ConsoleSessionController {
@@ -30,7 +33,7 @@ export class ConsoleSessionController {
   @ExchangeRateLimited()
   @ApiOperation({ summary: 'Operator sign-in: trade the ADMIN_API_KEY for a session cookie', operationId: 'signIn', security: [] })
   @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
-  @ApiErrors(400, 413, 429)
+  @ApiErrors(invalid('admin_api_key: is required'), 413, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Wrong key', example: { error: 'Invalid admin API key' } })
   async signIn(@Body() body: SignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
     return this.open(await this.sessions.signIn(body.admin_api_key), request, reply);
@@ -41,17 +44,19 @@ export class ConsoleSessionController {
   @ExchangeRateLimited()
   @ApiOperation({ summary: 'Redeem a portal link (once) for a session scoped to its tenant', operationId: 'redeemPortalLink', security: [] })
   @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
-  @ApiErrors(400, 413, 429)
+  @ApiErrors(invalid('token: is required'), 413, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Unknown, used or expired link, or a disabled tenant', example: { error: 'Invalid portal link' } })
   async redeem(@Body() body: RedeemPortalLinkRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
     return this.open(await this.sessions.redeemPortalLink(body.token), request, reply);
   }
 
   @Get('session')
-  @ApiCookieAuth('console')
-  @ApiOperation({ summary: 'The current console session with its CSRF token, or null when there is none', operationId: 'getSession' })
+  @ApiOperation({
+    summary: 'The current console session with its CSRF token, or null when there is none',
+    operationId: 'getSession',
+    security: SESSION_OPTIONAL,
+  })
   @ApiOkResponse({ type: CurrentSessionResponse })
-  @ApiErrors(413)
   async current(@Req() request: FastifyRequest): Promise<CurrentSessionResponse> {
     const secret = readSessionCookie(request);
     const resolved = secret ? await this.sessions.resolve(secret) : undefined;
@@ -60,8 +65,7 @@ export class ConsoleSessionController {
 
   @Delete('session')
   @HttpCode(204)
-  @ApiCookieAuth('console')
-  @ApiOperation({ summary: 'Sign out: the session ends everywhere and its cookie is cleared', operationId: 'signOut' })
+  @ApiOperation({ summary: 'Sign out: the session ends everywhere and its cookie is cleared', operationId: 'signOut', security: SESSION_OPTIONAL })
   @ApiNoContentResponse({ description: 'Signed out (also when there was no session)' })
   @ApiResponse({ status: 403, type: ErrorBody, description: 'X-CSRF-Token missing or wrong', example: { error: 'Missing or invalid CSRF token' } })
   async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiParam, ApiCreatedResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiErrors } from '../common/api-errors.decorator';
+import { ApiErrors, invalid, notFound } from '../common/api-errors.decorator';
 import { ErrorBody } from '../common/error-body';
 import { NoStore } from '../common/no-store.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
@@ -32,7 +32,7 @@ export class PortalLinksController {
   })
   @ApiCreatedResponse({ type: PortalLinkResponse })
   // A body is read (and may be malformed or too large) though the operation takes none.
-  @ApiErrors(400, 401, 404, 413)
+  @ApiErrors(invalid('body: must be a JSON object'), 401, notFound('Tenant not found'), 413)
   @ApiResponse({ status: 403, type: ErrorBody, description: 'A tenant session cannot mint links', example: { error: 'Operators only' } })
   async create(@ExistingTenant() tenantId: TenantId, @Req() request: FastifyRequest): Promise<PortalLinkResponse> {
     return { portal_link: await this.sessions.createPortalLink(tenantId, `${request.protocol}://${request.host}`) };

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags 
 import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ArrivedAt } from '../common/request-arrival';
 import { AsOf } from '../database/read-scope';
-import { ApiErrors } from '../common/api-errors.decorator';
+import { ApiErrors, conflict, invalid } from '../common/api-errors.decorator';
 import { ForwardsAsWritten } from '../common/json-body.interceptor';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
@@ -35,7 +35,7 @@ export class ExecutionsController {
   })
   @ApiBody({ type: ExecuteActionRequest, required: false, description: 'May be left out: no body runs the action with parameters {}' })
   @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
-  @ApiErrors(400, 409, 413)
+  @ApiErrors(invalid('parameters: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }), conflict('no active HMAC key for this tenant'), 413)
   async execute(
     @CurrentTenant() tenantId: TenantId,
     @ArrivedAt() arrivedAt: AsOf,
@@ -49,7 +49,7 @@ export class ExecutionsController {
   @ApiOperation({ operationId: 'listExecutions', summary: 'The latest executions, newest first' })
   @ApiQuery({ name: 'limit', required: false, description: 'How many, newest first; at most 100 are listed, whatever is asked', schema: { type: 'integer', minimum: 1, default: 20 } })
   @ApiOkResponse({ type: ExecutionListResponse })
-  @ApiErrors(400)
+  @ApiErrors(invalid('limit: must be a positive integer'))
   async list(
     @CurrentTenant() tenantId: TenantId,
     @ArrivedAt() arrivedAt: AsOf,

@@ -47,8 +47,11 @@ const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Rat
 
 /** Schema facts the DTO decorators cannot express. */
 const SCHEMA_ADDITIONS: Record<string, Partial<SchemaObject>> = {
-  // Unknown fields are ignored, so the service's rule is stricter: one of the three must be present.
-  UpdateActionRequest: { minProperties: 1, description: 'At least one of description, webhook_url, json_schema' },
+  // Unknown and read-only fields are ignored, so one of the three must be present, not just any field.
+  UpdateActionRequest: {
+    anyOf: [{ required: ['description'] }, { required: ['webhook_url'] }, { required: ['json_schema'] }],
+    description: 'At least one of description, webhook_url, json_schema (other fields are ignored)',
+  },
 };
 
 /** The OpenAPI description of the gateway and management APIs, built from the controllers' decorators. */

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@
 import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ArrivedAt } from '../common/request-arrival';
 import { AsOf } from '../database/read-scope';
-import { ApiErrors } from '../common/api-errors.decorator';
+import { ApiErrors, invalid } from '../common/api-errors.decorator';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
@@ -12,7 +12,7 @@ import { ToolsService } from './tools.service';
 
 @ApiTags('tools')
 @ApiBearerAuth()
-@ApiErrors(400, 401, 429)
+@ApiErrors(invalid(`format: must be one of ${TOOL_FORMATS.join(', ')}`), 401, 429)
 @Controller(`${GATEWAY_PREFIX}/tools`)
 @TenantAuthenticated()
 export class ToolsController {

@@ -50,6 +50,15 @@ const IsWebhookUri = () =>
   });
 
 /**
+ * What the OpenAPI description says of a webhook URL's syntax. Not `format: uri`: RFC 3986 is the rule, but `[`
+ * and `]` in a query (`ids[]=1`) and a second `#` in a fragment are accepted too (docs/decisions.md), and a
+ * validator that checks `format: uri` would call such an action, once stored, a malformed answer.
+ */
+export const WEBHOOK_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+export const WEBHOOK_URL_SYNTAX =
+  'An absolute http(s) URL as RFC 3986 writes it, except that `[` and `]` may appear anywhere (a query such as `ids[]=1`) and a fragment may hold a second `#`; stored and returned exactly as sent.';
+
+/**
  * On create, the URL's syntax is checked with the other fields. On update it is left to ActionsService, which
  * lets an action's own stored URL (perhaps accepted under older rules) be sent back unchanged.
  */
@@ -57,10 +66,10 @@ export const WebhookUrlField = (required: boolean) =>
   Checks(
     ApiProperty({
       required,
-      format: 'uri',
+      pattern: WEBHOOK_URL_PATTERN,
       maxLength: MAX_WEBHOOK_URL_LENGTH,
       example: 'https://hooks.example.com/weather',
-      description: 'Absolute http(s) URL; https only and no private destinations in production. Gets a signed test POST.',
+      description: `${WEBHOOK_URL_SYNTAX} https only and no private destinations in production. Gets a signed test POST.`,
     }),
     presence(required),
     IsString({ message: 'must be a string' }),

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WEBHOOK_URL_PATTERN, WEBHOOK_URL_SYNTAX } from './action-fields';
 
 /** The Action of spec 2.1, exactly these fields. */
 export class ActionDto {
@@ -17,7 +18,7 @@ export class ActionDto {
   @ApiProperty({ type: 'object', additionalProperties: true, example: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } })
   json_schema: Record<string, unknown>;
 
-  @ApiProperty({ format: 'uri', example: 'https://hooks.example.com/weather' })
+  @ApiProperty({ pattern: WEBHOOK_URL_PATTERN, description: WEBHOOK_URL_SYNTAX, example: 'https://hooks.example.com/weather' })
   webhook_url: string;
 
   @ApiProperty({ format: 'date-time', example: '2026-11-22T01:02:03.456Z' })

@@ -15,7 +15,14 @@ export class CreateApiTokenRequest {
   name: string;
 
   @Checks(
-    ApiProperty({ required: false, type: 'string', format: 'date-time', nullable: true, example: '2027-01-31T00:00:00Z' }),
+    ApiProperty({
+      required: false,
+      type: 'string',
+      format: 'date-time',
+      nullable: true,
+      example: '2027-01-31T00:00:00Z',
+      description: 'When the token stops working: an RFC 3339 date-time in the future (400 otherwise); null or absent: never',
+    }),
     ValidateIf((_, value) => value !== undefined && value !== null),
     IsRFC3339({ message: 'must be an ISO 8601 date-time' }),
   )

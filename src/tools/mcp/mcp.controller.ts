@@ -26,7 +26,8 @@ export class McpController {
     operationId: 'mcpRequest',
     summary: 'Model Context Protocol server (Streamable HTTP, stateless): tools/list and tools/call over the tenant\'s actions',
     description:
-      'One JSON-RPC message per POST (a batch, an array, is the gateway\'s 400 like any body that is not an object), `Accept: application/json, text/event-stream`; answers are JSON. GET and DELETE are 405 ' +
+      'One JSON-RPC message per POST (a batch, an array, is the gateway\'s 400 like any body that is not an object); answers are JSON, so any `Accept` that admits JSON ' +
+      '(`application/json, text/event-stream` as MCP clients send it, `application/json`, `*/*`, none) is served. GET and DELETE are 405 ' +
       '(no sessions, no server-sent stream). A 401 carries `WWW-Authenticate: Bearer realm="action-gateway"`. Every POST counts ' +
       'against the rate limit; past it the answer is the gateway\'s 429, not a JSON-RPC message. See docs/llm-tools.md.',
   })
@@ -38,7 +39,7 @@ export class McpController {
     description: 'A body that is not a JSON object (the gateway\'s error body), or not a JSON-RPC message (a JSON-RPC error, code -32700)',
     schema: { type: 'object', additionalProperties: true },
   })
-  @ApiResponse({ status: 406, description: 'Accept does not list both application/json and text/event-stream (a JSON-RPC error)' })
+  @ApiResponse({ status: 406, description: 'Accept excludes application/json (a JSON-RPC error)', schema: { type: 'object', additionalProperties: true } })
   @ApiErrors(401, 413, 429)
   async handle(
     @CurrentTenant() tenantId: TenantId,
@@ -56,12 +57,31 @@ export class McpController {
   }
 }
 
-/** The transport reads web-standard requests; the body is passed to it already parsed. */
+/**
+ * The transport reads web-standard requests; the body is passed to it already parsed. It insists on an `Accept`
+ * listing both JSON and SSE and on `Content-Type: application/json`; this server only ever answers JSON, so any
+ * client that accepts JSON (`*\/*`, `application/json`, or no `Accept` at all: HTTP's "anything") is served,
+ * and a body with no `Content-Type` is JSON, as on every other route (docs/decisions.md). An `Accept` that
+ * excludes JSON still gets the transport's 406.
+ */
 function toWebRequest(request: FastifyRequest): Request {
   const headers = new Headers();
   for (const name of TRANSPORT_HEADERS) {
     const value = request.headers[name];
     if (typeof value === 'string') headers.set(name, value);
   }
+  // What the transport checks (by substring): both types, or, for a client that excludes JSON, not both.
+  headers.set('accept', acceptsJson(headers.get('accept')) ? 'application/json, text/event-stream' : 'text/event-stream');
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   return new Request(`http://localhost/${GATEWAY_PREFIX}/mcp`, { method: 'POST', headers });
+}
+
+/** Whether an `Accept` header admits `application/json` (absent: it admits anything). q=0 excludes a type. */
+function acceptsJson(accept: string | null): boolean {
+  if (accept === null || accept.trim() === '') return true;
+  return accept.split(',').some((range) => {
+    const [type, ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    const excluded = parameters.some((parameter) => /^q=0(?:\.0{0,3})?$/.test(parameter));
+    return !excluded && (type === 'application/json' || type === 'application/*' || type === '*/*');
+  });
 }
