@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -6,7 +5,7 @@ import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
 import { verifyWebhook } from '@action-gateway/receiver-kit';
 import { EXECUTION_META_KEY, TOOLS_PAGE_SIZE } from '../src/tools/mcp/mcp-endpoint';
-import { call } from './support/http';
+import { bareCall, call } from './support/http';
 import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
 import { Receiver } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
@@ -295,16 +294,8 @@ describe('the MCP server (/mcp) with the SDK client', () => {
       expect([accept, response.status, response.body.id, Array.isArray(response.body.result?.tools)]).toEqual([accept, 200, 9, true]);
     }
     // No Accept and no Content-Type at all (fetch would add both): a bare HTTP client.
-    const bare = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = httpRequest(`${testApp.baseUrl}${MCP_PATH}`, { method: 'POST', headers: auth }, (response) => {
-        let text = '';
-        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-      });
-      request.on('error', reject);
-      request.end(JSON.stringify(list));
-    });
-    expect([bare.status, JSON.parse(bare.body).id]).toEqual([200, 9]);
+    const bare = await bareCall(`${testApp.baseUrl}${MCP_PATH}`, 'POST', auth, JSON.stringify(list));
+    expect([bare.status, JSON.parse(bare.text).id]).toEqual([200, 9]);
   });
 
   it('refuses what is not a Streamable HTTP request: JSON-RPC errors from the transport, the gateway\'s 400 for a body that is not JSON', async () => {

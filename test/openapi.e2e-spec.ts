@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import { join } from 'node:path';
 import { actionBody, admin, createTenant, gateway } from './support/factories';
 import { Receiver } from './support/receiver';
-import { call, TestResponse } from './support/http';
+import { bareCall, call, TestResponse } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
 type Operation = {
@@ -114,6 +114,8 @@ describe('OpenAPI description', () => {
     for (const id of [
       'exchangeToken', 'createAction', 'updateAction', 'executeAction', 'createTenant', 'updateTenant', 'createApiToken', 'createHmacKey',
       'signIn', 'redeemPortalLink', 'createTenantAction', 'updateTenantAction', 'executeTenantAction', 'createPortalLink',
+      // A DELETE takes none, but reads one that is sent.
+      'deleteAction', 'revokeApiToken', 'revokeHmacKey', 'deleteTenantAction', 'signOut',
     ]) {
       expect(Object.keys(operation(document, id).responses)).toEqual(expect.arrayContaining(['400', '413']));
     }
@@ -203,7 +205,12 @@ describe('OpenAPI description', () => {
         ['revokeHmacKey', 404, await admin(testApp, 'DELETE', `/tenants/${keyless.tenantId}/hmac-keys/${unknownTenant}`)],
         ['updateTenant', 400, await admin(testApp, 'PATCH', `/tenants/${keyless.tenantId}`, { status: 'deleted' })],
         ['signIn', 400, await call(testApp.baseUrl, 'POST', '/api/v1/admin/session', { body: {} })],
+        ['deleteAction', 400, await gateway(testApp, 'DELETE', `/actions/${created.body.action.name}`, { token: keyless.jwt, raw: '[]' })],
+        ['signOut', 400, await call(testApp.baseUrl, 'DELETE', '/api/v1/admin/session', { raw: '[]' })],
       ];
+      // A GET's body is ignored, as the description says.
+      const read = await bareCall(`${testApp.baseUrl}/api/v1/gateway/actions/${created.body.action.name}`, 'GET', { authorization: `Bearer ${keyless.jwt}` }, '[');
+      expect(read.status).toBe(200);
       for (const [id, status, response] of cases) {
         expect([id, response.status]).toEqual([id, status]);
         expect([id, examplesOf(id, status)]).toEqual([id, expect.arrayContaining([response.body])]);

@@ -20,7 +20,8 @@ management API takes \`Authorization: Bearer <ADMIN_API_KEY>\`, or the session c
 (\`signIn\`, or a portal link), with \`X-CSRF-Token\` on POST, PUT, PATCH and DELETE.
 
 **Errors.** Every error body is \`{"error": "...", "details"?: "..."}\`. Any request whose body is malformed JSON or
-not a JSON object is a 400, and any body over 1,048,576 bytes a 413, on every operation.
+not a JSON object is a 400, and any body over 1,048,576 bytes a 413, on every POST, PUT, PATCH and DELETE (a DELETE
+takes no body, but one that is sent is read); a GET's body is ignored.
 
 **Headers.** Every response carries \`X-Request-Id\` (a valid incoming one is echoed). Tenant endpoints carry the
 tenant's hourly budget in \`X-RateLimit-*\`; a 429 adds \`Retry-After\`.
@@ -83,7 +84,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   for (const item of Object.values(document.paths)) {
     for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {
       if (!operation) continue;
-      describeSharedAnswers(operation);
+      describeSharedAnswers(operation, operation === item.delete);
       describeResponseHeaders(operation);
     }
   }
@@ -94,17 +95,23 @@ const UUID_PATH_PARAMETERS = new Set(['tenant_id', 'token_id', 'key_id', 'execut
 
 /**
  * What every operation of a kind can answer, whichever controller declares it: a 503 when the database is
- * unreachable or its migrations are pending (every operation reads it); on the management API with a console
+ * unreachable or its migrations are pending (every operation reads it); a 400 and a 413 for a DELETE sent a body; on the management API with a console
  * session, a 403 for a change without the session's X-CSRF-Token, or a tenant session on an operation for
  * operators. Ids in paths are UUIDs.
  */
-function describeSharedAnswers(operation: OperationObject): void {
+function describeSharedAnswers(operation: OperationObject, isDelete: boolean): void {
   const responses = operation.responses as Record<string, ResponseObject>;
   const error = ({ description, example }: { description: string; example: ErrorBody }): ResponseObject => ({
     description,
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, example } },
   });
   responses['503'] ??= error(ERROR_EXAMPLES[503]);
+  if (isDelete) {
+    // A DELETE takes no body, but one that is sent is read like any other.
+    const description = 'A body was sent (none is needed) and it is malformed or not a JSON object';
+    responses['400'] ??= error({ description, example: { error: 'Invalid request', details: 'body: must be a JSON object' } });
+    responses['413'] ??= error(ERROR_EXAMPLES[413]);
+  }
   // The management API's operations (admin key or console session); the session's own operations say their own.
   const management = ['console', 'admin'].every((scheme) => operation.security?.some((requirement) => scheme in requirement));
   if (management) {

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 /** A response as the tests look at it: status, headers, parsed JSON body (or undefined) and raw text. */
 export interface TestResponse<T = any> {
   status: number;
@@ -32,4 +33,21 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
     parsed = undefined;
   }
   return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/**
+ * One HTTP request with exactly the headers given, over node:http: no Accept or Content-Type added (fetch adds
+ * both), and a body on any method (fetch refuses one on a GET).
+ */
+export function bareCall(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
+    const request = httpRequest(url, { method, headers: { ...length, ...headers } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
