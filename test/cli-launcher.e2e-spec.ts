@@ -18,7 +18,8 @@ describe('the command line launcher (scripts/gateway.js)', () => {
     writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'launcher-check', private: true, scripts: { build } }));
     return root;
   }
-  const launch = (root: string, args: string[]) => spawnSync(process.execPath, [join(root, 'scripts', 'gateway.js'), ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const launch = (root: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
+    spawnSync(process.execPath, [join(root, 'scripts', 'gateway.js'), ...args], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
 
   it('builds a checkout with no build first, with the build on stderr, so stdout is only the command output', () => {
     const root = project();
@@ -38,5 +39,13 @@ describe('the command line launcher (scripts/gateway.js)', () => {
     const failed = launch(root, ['help']);
     expect(failed.status).toBe(3);
     expect(failed.stdout).toBe('');
+  });
+
+  it('says so when it cannot start the build at all (no npm to run it)', () => {
+    const root = project();
+    const failed = launch(root, ['help'], { PATH: '' });
+    expect(failed.status).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toMatch(/^cannot build the command line \(npm run build\): /);
   });
 });

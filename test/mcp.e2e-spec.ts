@@ -300,7 +300,7 @@ describe('the MCP server (/mcp) with the SDK client', () => {
 
   it('refuses what is not a Streamable HTTP request: JSON-RPC errors from the transport, the gateway\'s 400 for a body that is not JSON', async () => {
     const auth = { authorization: `Bearer ${tenant.jwt}` };
-    for (const accept of ['text/html', 'text/event-stream', 'application/json;q=0, text/event-stream']) {
+    for (const accept of ['text/html', 'text/event-stream', 'application/json;q=0, text/event-stream', '*/*, application/json;q=0', 'application/*, application/json;q=0']) {
       const notAccepting = await call(testApp.baseUrl, 'POST', MCP_PATH, { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { ...auth, accept } });
       expect([accept, notAccepting.status, notAccepting.body?.error?.code]).toEqual([accept, 406, -32000]);
     }

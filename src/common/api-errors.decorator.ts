@@ -33,7 +33,12 @@ export const ApiErrors = (...cases: Array<number | ErrorCase>) =>
       const { status, examples } = typeof each === 'number' ? { status: each, examples: [ERROR_EXAMPLES[each].example] } : each;
       const description = ERROR_EXAMPLES[status].description;
       if (examples.length === 1) return ApiResponse({ status, description, type: ErrorBody, example: examples[0] });
-      const named = Object.fromEntries(examples.map((example) => [example.error, { summary: example.error, value: example }]));
+      const named = Object.fromEntries(
+        examples.map((example) => {
+          const name = example.details ? `${example.error}: ${example.details}` : example.error;
+          return [name, { summary: name, value: example }];
+        }),
+      );
       return ApiResponse({ status, description, type: ErrorBody, examples: named });
     }),
   );

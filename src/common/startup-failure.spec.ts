@@ -19,9 +19,10 @@ describe('describeStartupFailure', () => {
       'Cannot start: the database does not answer (connect ECONNREFUSED 127.0.0.1:5432): check DATABASE_URL',
     ],
     [
-      Object.assign(new Error('database "gatewy" does not exist'), { code: '3D000' }),
+      Object.assign(new Error('database "gatewy" does not exist'), { code: '3D000', severity: 'FATAL' }),
       'Cannot start: the database refused the connection (database "gatewy" does not exist): check DATABASE_URL',
     ],
+    [Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }), 'Cannot start: the database does not answer (write EPIPE): check DATABASE_URL'],
   ])('says in one line what to fix for %s', (error, line) => {
     expect(describeStartupFailure(error)).toBe(line);
   });

@@ -19,8 +19,10 @@ export function describeStartupFailure(error: unknown): string | undefined {
     if (code === 'EADDRNOTAVAIL') return `Cannot start: ${address} is not an address of this machine (set HOST)`;
   }
   if (isDatabaseUnavailable(error)) {
-    // A server that answered with a refusal (SQLSTATE, five characters) is not one that did not answer.
-    const what = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? 'refused the connection' : 'does not answer';
+    // A server that answered with a refusal (pg's DatabaseError, which carries the server's severity) is not one
+    // that did not answer (a socket error such as ECONNREFUSED or EPIPE).
+    const refused = typeof (error as { severity?: unknown }).severity === 'string';
+    const what = refused ? 'refused the connection' : 'does not answer';
     return `Cannot start: the database ${what} (${message ?? code}): check DATABASE_URL`;
   }
   return undefined;

@@ -56,8 +56,9 @@ export function CodePointLength(min: number, max: number, options?: ValidationOp
 }
 
 /**
- * A name that shows something: not only spaces (any Unicode white space). An empty string is left to the length
- * check, so it gets one message.
+ * Not only white space (JavaScript's `trim`: spaces, tabs, line breaks, no-break and other Unicode spaces). An
+ * empty string is left to the length check, so it gets one message. Other invisible characters (a zero-width
+ * space) are not looked for.
  */
 export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(

@@ -24,6 +24,7 @@ describe('isDatabaseUnavailable', () => {
     new Error('something else'),
     new QueryFailedError('INSERT', [], Object.assign(new Error('duplicate key'), { code: '23505' })),
     new QueryFailedError('SELECT', [], Object.assign(new Error('currval of sequence "s" is not yet defined in this session'), { code: '55000' })),
+    new QueryFailedError('SELECT', [], Object.assign(new Error('temporary file size exceeds temp_file_limit'), { code: '53400' })),
     new TypeError('x is undefined'),
     undefined,
   ])('is false for %s', (error) => {

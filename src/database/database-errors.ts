@@ -1,11 +1,12 @@
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 // SQLSTATEs that mean "the database is not there for this service right now", not "the query is wrong":
-// - 08: connection exceptions; 53: insufficient resources (too many clients, out of memory, disk full);
+// - 08: connection exceptions; 53300 too many clients, 53100 disk full (not 53200 / 53400, out of memory or a
+//   limit reached by one statement, which a retry would only repeat);
 // - 57P: the server shutting down, starting up, the database dropped (57P01-57P05); 57014: statement timeout;
 // - refused logins: 3D000 the database does not exist (dropped), 28000 / 28P01 the role or password no longer
 //   accepted; 55000 is also "not currently accepting connections" (ALLOW_CONNECTIONS false).
-const UNAVAILABLE_SQLSTATES = new Set(['57014', '3D000', '28000', '28P01']);
-const UNAVAILABLE_CLASSES = ['08', '53', '57P'];
+const UNAVAILABLE_SQLSTATES = new Set(['57014', '3D000', '28000', '28P01', '53300', '53100']);
+const UNAVAILABLE_CLASSES = ['08', '57P'];
 const NOT_ACCEPTING_CONNECTIONS = 'not currently accepting connections';
 const CONNECTION_MESSAGES = [
   'Connection terminated',

@@ -119,7 +119,11 @@ function takeLock(lockPath: string): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readLock(lockPath);
-      if (holder && holder.pid !== process.pid && isAlive(holder.pid)) throw new EmbeddedDatabaseInUseError(holder, dirname(lockPath));
+      if (holder && holder.pid !== process.pid && isAlive(holder.pid)) {
+        // The error is printed and may be logged whole: it keeps where the holder is, not its password.
+        const { pid, host, port } = holder;
+        throw new EmbeddedDatabaseInUseError({ pid, host, port }, dirname(lockPath));
+      }
       unlinkSync(lockPath); // left behind by a process that died
     }
   }

@@ -95,7 +95,7 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
   /** A server on the fake session with one connection, and what its watcher on `read_model` was told. */
   async function serverWith(outputs: { stream: Buffer | Buffer[]; sync: Buffer }, calls: Buffer[] = []) {
     const first = handlers.length;
-    const server = new EmbeddedSocketServer(fakeSession(outputs, calls) as never, FakeHandler as never, 10);
+    const server = new EmbeddedSocketServer(fakeSession(outputs, calls) as never, FakeHandler as never, 10, { password: undefined });
     const port = await server.start('127.0.0.1');
     const socket = connect(port, '127.0.0.1');
     stops.push(async () => {
@@ -259,7 +259,7 @@ describe('EmbeddedSocketServer: connections from inside the process (connectInPr
       execProtocolRawStream: async (input: Uint8Array, options: { onRawData: (chunk: Uint8Array) => void }) => options.onRawData(output(Buffer.from(input))),
       isInTransaction: () => false,
     };
-    return new EmbeddedSocketServer(session as never, PipingHandler as never, 10);
+    return new EmbeddedSocketServer(session as never, PipingHandler as never, 10, { password: undefined });
   }
 
   const received = (end: NodeJS.ReadableStream) => {
@@ -350,7 +350,18 @@ describe('EmbeddedSocketServer: the password of the TCP port', () => {
 
   /** A raw TCP client: what it was sent, and a promise of its close. */
   function rawClient(port: number) {
-    const socket = connect(port, '127.0.0.1');
+    // A client that never closes its side by itself. When the server ends, it keeps writing: a server that
+    // closed the connection for good answers with a reset, and the writes fail (close); one that only
+    // half-closed it reads on, and this never closes.
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    socket.on('error', () => undefined);
+    const terminate = Buffer.from('X\0\0\0\x04', 'latin1');
+    const keepWriting = (): void => {
+      if (socket.destroyed) return;
+      socket.write(terminate);
+      setTimeout(keepWriting, 20);
+    };
+    socket.on('end', keepWriting);
     const received: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => received.push(chunk));
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
@@ -382,6 +393,25 @@ describe('EmbeddedSocketServer: the password of the TCP port', () => {
       severity: 'FATAL',
       message: 'password authentication failed for user "postgres"',
     });
+    expect(calls).toEqual([]);
+    await server.stop();
+  });
+
+  it('reads nothing more from a client whose password was wrong, the right one included, and closes it', async () => {
+    const { server, port, calls } = await serverWith();
+    const guessing = rawClient(port);
+    guessing.socket.write(startupMessage());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const passwordMessage = (given: string) => {
+      const body = Buffer.from(`${given}\0`);
+      const header = Buffer.alloc(5);
+      header.write('p', 0, 'latin1');
+      header.writeInt32BE(body.length + 4, 1);
+      return Buffer.concat([header, body]);
+    };
+    guessing.socket.write(Buffer.concat([passwordMessage('wrong'), passwordMessage(password), query('DELETE FROM things')]));
+    await guessing.closed;
+    expect(Buffer.concat(guessing.received).toString('latin1')).toContain('C28P01\0');
     expect(calls).toEqual([]);
     await server.stop();
   });
@@ -436,8 +466,8 @@ describe('EmbeddedSocketServer: the password of the TCP port', () => {
     const first = client(port, password);
     await first.connect();
     const turnedAway = rawClient(port);
-    await turnedAway.closed;
-    expect(Buffer.concat(turnedAway.received).toString()).toBe('Too many connections\n');
+    await turnedAway.closed; // closed by the server, though the client keeps its side open
+    expect(Buffer.concat(turnedAway.received).toString('latin1')).toContain('C53300\0Msorry, too many clients already\0');
 
     const own = client(port, undefined, () => server.connectInProcess());
     await own.connect();

@@ -1,6 +1,6 @@
 import { createServer, Server, Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
-import { fatalError, isPassword, isStartupMessage, PASSWORD_REQUEST, userOf } from './embedded-login';
+import { closeAfterWriting, fatalError, TcpLogin } from './embedded-login';
 import { InProcessEnd } from './in-process-connection';
 
 /** A client's connection: a TCP socket, or one from inside this process (connectInProcess). */
@@ -41,17 +41,14 @@ interface Connection {
   /** Its messages held until it asks for their answers (see HELD), and their size. */
   held: Uint8Array[];
   heldBytes: number;
-  /** A TCP client that has not given the password yet: its StartupMessage waits here, unseen by PGlite. */
-  login?: { startup?: Uint8Array; deadline: NodeJS.Timeout };
+  /** A TCP client that has not given the password yet: its messages go to its login, unseen by PGlite. */
+  login?: TcpLogin;
 }
-
-/** The most a TCP client may send before its password is accepted (PostgreSQL allows a 10,000-byte start-up). */
-const MAX_LOGIN_BYTES = 16_384;
 
 /** Who may connect over TCP. Connections from inside the process (connectInProcess) need nothing. */
 export interface TcpAccess {
-  /** What a TCP client must give; undefined: no password is asked. */
-  password?: string;
+  /** What a TCP client must give; undefined: no password is asked (tests of the protocol alone). */
+  password: string | undefined;
   /** How long a TCP client may take to start up and give the password, before its socket is closed (10 s). */
   loginTimeoutMs?: number;
 }
@@ -129,7 +126,7 @@ export class EmbeddedSocketServer {
     private readonly Handler: ProtocolHandlerClass,
     /** Connections beyond this many over TCP are refused; this process's own (in process) are not counted. */
     private readonly maxConnections: number,
-    private readonly access: TcpAccess = {},
+    private readonly access: TcpAccess,
   ) {}
 
   /** Listens on `host`, a free port; resolves to the port. */
@@ -180,27 +177,17 @@ export class EmbeddedSocketServer {
       socket.destroy();
       return;
     }
-    const overTcp = !(socket instanceof InProcessEnd);
-    if (overTcp && this.tcpConnections() >= this.maxConnections) {
-      socket.end('Too many connections\n');
+    if (socket instanceof Socket && this.tcpConnections() >= this.maxConnections) {
+      // As PostgreSQL refuses the client past max_connections, and closed whether or not the client closes.
+      closeAfterWriting(socket, fatalError('53300', 'sorry, too many clients already'));
       return;
     }
     const handler = new this.Handler({ queryQueue: this.queueFacade(), closeOnDetach: true });
     const { password, loginTimeoutMs = 10_000 } = this.access;
-    const login = overTcp && password !== undefined ? { deadline: setTimeout(() => socket.destroy(), loginTimeoutMs).unref() } : undefined;
-    // Before the password, a client may send a StartupMessage and a PasswordMessage, a few hundred bytes: past
-    // MAX_LOGIN_BYTES it is cut off, rather than have the handler buffer whatever length it claims.
-    let received = 0;
-    const bounded = (chunk: Buffer) => {
-      received += chunk.length;
-      if (!connection.login) socket.off('data', bounded);
-      else if (received > MAX_LOGIN_BYTES) socket.destroy();
-    };
-    const connection: Connection = { handler, socket, channels: new Set(), stoppers: new Set(), held: [], heldBytes: 0, login };
-    this.connections.set(handler.handlerId, connection);
-    if (login) socket.on('data', bounded);
+    const login = socket instanceof Socket && password !== undefined ? new TcpLogin(socket, password, loginTimeoutMs) : undefined;
+    this.connections.set(handler.handlerId, { handler, socket, channels: new Set(), stoppers: new Set(), held: [], heldBytes: 0, login });
     const forget = () => {
-      clearTimeout(login?.deadline);
+      login?.end();
       this.connections.delete(handler.handlerId);
     };
     handler.addEventListener('close', forget);
@@ -217,7 +204,7 @@ export class EmbeddedSocketServer {
     return {
       enqueue: (handler: number, message: Uint8Array, onData: (data: Uint8Array) => void) => {
         const connection = this.connections.get(handler);
-        if (connection?.login) return this.logIn(handler, connection, message, onData);
+        if (connection?.login) return this.logIn(handler, connection, connection.login, message, onData);
         if (message[0] === TERMINATE) {
           // The client is leaving: what it held goes unrun, as PostgreSQL drops an unsynced batch, and PGlite is
           // not given the Terminate (after other messages in one call, it wedges the session). The socket's close
@@ -251,28 +238,17 @@ export class EmbeddedSocketServer {
   }
 
   /**
-   * A TCP client's start-up: its StartupMessage is answered with a request for the password and kept; only when
-   * the password is right does PGlite see the StartupMessage (and answer AuthenticationOk). Anything else ends
-   * the connection with a FATAL error, as PostgreSQL does.
+   * A TCP client's start-up (TcpLogin): its StartupMessage is answered with a request for the password and kept;
+   * only when the password is right does PGlite see it (and answer AuthenticationOk).
    */
-  private logIn(handler: number, connection: Connection, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
-    const login = connection.login!;
-    if (!login.startup && isStartupMessage(message)) {
-      login.startup = message;
-      onData(PASSWORD_REQUEST);
-      return Promise.resolve(PASSWORD_REQUEST.length);
-    }
-    if (login.startup && isPassword(message, this.access.password!)) {
-      clearTimeout(login.deadline);
+  private logIn(handler: number, connection: Connection, login: TcpLogin, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    const { answer, admitted } = login.receive(message);
+    if (admitted) {
       connection.login = undefined;
-      return this.submit(handler, [login.startup], onData);
+      return this.submit(handler, [admitted], onData);
     }
-    const refusal = login.startup
-      ? fatalError('28P01', `password authentication failed for user "${userOf(login.startup)}"`)
-      : fatalError('08P01', 'expected a startup message');
-    onData(refusal);
-    connection.socket.end();
-    return Promise.resolve(refusal.length);
+    if (answer) onData(answer);
+    return Promise.resolve(answer?.length ?? 0);
   }
 
   private submit(handler: number, messages: Uint8Array[], onData: (data: Uint8Array) => void): Promise<number> {

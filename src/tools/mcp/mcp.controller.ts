@@ -76,12 +76,22 @@ function toWebRequest(request: FastifyRequest): Request {
   return new Request(`http://localhost/${GATEWAY_PREFIX}/mcp`, { method: 'POST', headers });
 }
 
-/** Whether an `Accept` header admits `application/json` (absent: it admits anything). q=0 excludes a type. */
+/** The media ranges that match `application/json`, the more specific the higher. */
+const SPECIFICITY: Record<string, number> = { 'application/json': 3, 'application/*': 2, '*/*': 1 };
+
+/**
+ * Whether an `Accept` header admits `application/json` (absent: it admits anything): the most specific range
+ * that matches it decides (RFC 9110, 12.5.1), so `*\/*, application/json;q=0` does not.
+ */
 function acceptsJson(accept: string | null): boolean {
   if (accept === null || accept.trim() === '') return true;
-  return accept.split(',').some((range) => {
+  let best = { specificity: 0, quality: 0 };
+  for (const range of accept.split(',')) {
     const [type, ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
-    const excluded = parameters.some((parameter) => /^q=0(?:\.0{0,3})?$/.test(parameter));
-    return !excluded && (type === 'application/json' || type === 'application/*' || type === '*/*');
-  });
+    const specificity = SPECIFICITY[type] ?? 0;
+    if (specificity <= best.specificity) continue;
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    best = { specificity, quality: q === undefined ? 1 : Number(q.slice(2)) };
+  }
+  return best.specificity > 0 && best.quality > 0;
 }
