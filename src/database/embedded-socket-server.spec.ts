@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { Client } from 'pg';
+import { serialize } from 'pg-protocol';
 import { EmbeddedSocketServer, OutputFramer } from './embedded-socket-server';
 
 function message(type: string, body: Buffer): Buffer {
@@ -367,12 +368,7 @@ describe('EmbeddedSocketServer: the password of the TCP port', () => {
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     return { socket, received, closed };
   }
-  const startupMessage = () => {
-    const body = Buffer.concat([Buffer.from([0, 3, 0, 0]), Buffer.from('user\0postgres\0database\0postgres\0\0')]);
-    const length = Buffer.alloc(4);
-    length.writeInt32BE(body.length + 4);
-    return Buffer.concat([length, body]);
-  };
+  const startupMessage = () => serialize.startup({ user: 'postgres', database: 'postgres' });
 
   it('asks a TCP client for the password, and lets PGlite see its start-up only once it is right', async () => {
     const { server, port, calls } = await serverWith();
@@ -402,14 +398,7 @@ describe('EmbeddedSocketServer: the password of the TCP port', () => {
     const guessing = rawClient(port);
     guessing.socket.write(startupMessage());
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const passwordMessage = (given: string) => {
-      const body = Buffer.from(`${given}\0`);
-      const header = Buffer.alloc(5);
-      header.write('p', 0, 'latin1');
-      header.writeInt32BE(body.length + 4, 1);
-      return Buffer.concat([header, body]);
-    };
-    guessing.socket.write(Buffer.concat([passwordMessage('wrong'), passwordMessage(password), query('DELETE FROM things')]));
+    guessing.socket.write(Buffer.concat([serialize.password('wrong'), serialize.password(password), query('DELETE FROM things')]));
     await guessing.closed;
     expect(Buffer.concat(guessing.received).toString('latin1')).toContain('C28P01\0');
     expect(calls).toEqual([]);
@@ -437,9 +426,8 @@ describe('EmbeddedSocketServer: the password of the TCP port', () => {
   it('cuts off a client that sends more than a login takes before its password, whatever length it claims', async () => {
     const { server, port, calls } = await serverWith({ loginTimeoutMs: 600_000 }); // only the bound can close it
     const flooding = rawClient(port);
-    const claimed = Buffer.alloc(5);
-    claimed.write('Q', 0, 'latin1');
-    claimed.writeInt32BE(100_000_000, 1);
+    const claimed = message('Q', Buffer.alloc(0));
+    claimed.writeInt32BE(100_000_000, 1); // a Query said to be 100 MB long
     flooding.socket.write(Buffer.concat([claimed, Buffer.alloc(32_768, 0x20)]));
     await flooding.closed;
     expect(calls).toEqual([]);

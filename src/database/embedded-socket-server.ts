@@ -1,6 +1,6 @@
 import { createServer, Server, Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
-import { closeAfterWriting, fatalError, TcpLogin } from './embedded-login';
+import { closeAfterWriting, fatalError, protocolMessage, TcpLogin } from './embedded-login';
 import { InProcessEnd } from './in-process-connection';
 
 /** A client's connection: a TCP socket, or one from inside this process (connectInProcess). */
@@ -424,15 +424,6 @@ function channelOf(notification: Buffer): string {
 
 function simpleQuery(sql: string): Uint8Array {
   return protocolMessage(SIMPLE_QUERY, Buffer.from(`${sql}\0`, 'utf8'));
-}
-
-/** A protocol message: its type, its length, its body. */
-function protocolMessage(type: number, body: Buffer): Buffer {
-  const message = Buffer.alloc(5 + body.length);
-  message[0] = type;
-  message.writeInt32BE(4 + body.length, 1);
-  body.copy(message, 5);
-  return message;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createServer, connect, Server, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
+import { fatalError } from '../../src/database/embedded-login';
 
 /**
  * A TCP proxy on 127.0.0.1 between the app and its database, so a test can take the database away (every
@@ -76,11 +77,7 @@ export class TcpProxy {
    * connections, a password changed): open connections are cut, as pg_terminate_backend would. Until `accept()`.
    */
   refuseLogins(code: string, message: string): void {
-    const fields = Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0\0`);
-    const header = Buffer.alloc(5);
-    header.write('E', 0, 'latin1');
-    header.writeInt32BE(fields.length + 4, 1);
-    this.refusal = Buffer.concat([header, fields]);
+    this.refusal = fatalError(code, message);
     for (const socket of this.sockets) socket.destroy();
   }
 
