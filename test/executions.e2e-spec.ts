@@ -160,6 +160,13 @@ describe('executions (contract "Executions")', () => {
     // What a caller that signs what it sent computes: the payload in the spec's key order, its parameters as sent.
     const expected = `{"action_name":"${name}","parameters":${parameters},"timestamp":${JSON.parse(call.body).timestamp}}`;
     expect(JSON.parse(call.body).signature).toBe(createHmac('sha256', tenant.hmacKey).update(expected).digest('hex'));
+    // A repeated key keeps its first place and its last value, as Python reads it, whatever the earlier value held.
+    const repeated = await gateway(testApp, 'POST', `/actions/${name}/execute`, {
+      token: tenant.jwt,
+      raw: '{"parameters":{"1":0,"a":[[[{"2":1.0}]]],"a":2.0,"c":[1.0],"c":[1]}}',
+    });
+    expect([repeated.status, repeated.body.execution?.status]).toEqual([200, 'succeeded']);
+    expect(callsAfter(mark)[1].body).toContain('"parameters":{"1":0,"a":2.0,"c":[1]},"timestamp":');
   });
 
   it('refuses a number a 64-bit float would change (400 Invalid parameters naming it), sending nothing', async () => {

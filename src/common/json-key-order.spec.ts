@@ -52,4 +52,12 @@ describe('recordKeyOrder (what the quick test lets through)', () => {
     recordKeyOrder(text, value);
     expect(keysAsWritten(value)).toEqual(['b', '10']);
   });
+
+  it('follows a repeated key whose earlier value nests deeper than its last one', () => {
+    const text = '{"1":0,"a":[[[{"2":1,"b":2}]]],"a":2,"c":{"3":{"x":1}},"c":[]}';
+    const value = JSON.parse(text) as Record<string, unknown>;
+    recordKeyOrder(text, value);
+    expect(keysAsWritten(value)).toEqual(['1', 'a', 'c']);
+    expect(value).toEqual({ 1: 0, a: 2, c: [] });
+  });
 });

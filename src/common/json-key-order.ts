@@ -90,8 +90,16 @@ export function recordKeyOrder(text: string, value: unknown): void {
       }
       index = end;
     } else if (code === 0x7b || code === 0x5b) {
-      const parent = nodes[depth] as Record<string, unknown> | unknown[] | undefined;
-      const node = depth < 0 ? value : arrays[depth] ? (parent as unknown[])[items[depth]] : (parent as Record<string, unknown>)[keyFrom(keyAt[keyAt.length - 1])];
+      // Below an earlier occurrence of a repeated key, the parsed value may be a number, or nothing at all.
+      const parent = nodes[depth];
+      const node =
+        depth < 0
+          ? value
+          : typeof parent !== 'object' || parent === null
+            ? undefined
+            : arrays[depth]
+              ? (parent as unknown[])[items[depth]]
+              : (parent as Record<string, unknown>)[keyFrom(keyAt[keyAt.length - 1])];
       depth++;
       nodes[depth] = node;
       arrays[depth] = code === 0x5b;
