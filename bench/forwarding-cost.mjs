@@ -1,5 +1,5 @@
 // `npm run build && node bench/forwarding-cost.mjs`: what reading and writing an execution's parameters costs the
-// event loop for a 1 MB body, by how its keys are written.
+// event loop for a 1 MB body, by how its keys and numbers are written.
 //
 // For each body shape: JSON.parse, the written key order (src/common/json-key-order.ts; it reads nothing unless a
 // key of digits appears), the number literals (src/common/json-numbers.ts), and the webhook body's canonical JSON
@@ -22,6 +22,11 @@ const SHAPES = [
   ['named keys only', body('{"b":0,"c":0}')],
   ['digit keys in JavaScript order', body('{"1":0,"b":0}')],
   ['a digit key after a named one (every object reordered)', body('{"b":0,"1":0}')],
+  // Every number needs the exact reading (a float with a fraction of zeros), all alike or all different.
+  ['floats written 1.0', body('1.0')],
+  ['floats written 1.0, 2.0, 3.0, ...', `{"parameters":{"a":[${Array.from({ length: 150_000 }, (_, i) => `${i}.0`).join(',')}]}}`],
+  ['floats written 1.0, each in two arrays', body('[[1.0]]')],
+  ['fractions 1.5', body('1.5')],
 ];
 
 const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];

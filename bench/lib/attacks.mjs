@@ -181,6 +181,17 @@ export const ATTACKS = [
     execute: [400],
   },
   {
+    name: 'float_literals',
+    summary: 'parameters of 260,000 floats written 1.0 (1 MB): every number needs the exact reading',
+    executeBody: `{"parameters":{"a":[${Array.from({ length: 260_000 }, () => '1.0').join(',')}]}}`,
+  },
+  {
+    name: 'deep_answer',
+    summary: 'a receiver answering {"result","error"} with 1 MB of arrays nested 500,000 levels deep beside them',
+    parameters: {},
+    answer: `{"error":"","result":"d","a":${'['.repeat(500_000)}${']'.repeat(500_000)}}`,
+  },
+  {
     name: 'large_result',
     summary: 'a receiver answering a 1 MB result, executed 10 times, then the executions listed',
     parameters: {},

@@ -1,5 +1,6 @@
 import { InvalidRequestError } from './common.errors';
-import { MAX_BODY_DEPTH, nestsDeeperThan, RawBody } from './json-body-parser';
+import { MAX_BODY_DEPTH, RawBody } from './json-body-parser';
+import { nestsDeeperThan } from './json-text';
 
 const parse = (text: string) => new RawBody('application/json', Buffer.from(text)).parseObject({ forwardsAsWritten: true });
 

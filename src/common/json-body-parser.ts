@@ -3,7 +3,7 @@ import secureJson from 'secure-json-parse';
 import { InvalidRequestError } from './common.errors';
 import { recordKeyOrder } from './json-key-order';
 import { recordNumberLiterals } from './json-numbers';
-import { closingQuote, compactJson, keepWrittenText, memberText } from './json-text';
+import { compactJson, keepWrittenText, memberText, nestsDeeperThan } from './json-text';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 /**
@@ -74,13 +74,7 @@ export class RawBody {
     }
     if (options.forwardsAsWritten) {
       recordKeyOrder(text, value);
-      try {
-        recordNumberLiterals(text, value);
-      } catch (error) {
-        // The exact reading recurses: a body nested thousands deep with a long number in it cannot be checked.
-        if (!(error instanceof RangeError)) throw error;
-        throw new InvalidRequestError('body: nested too deeply to read its numbers exactly');
-      }
+      recordNumberLiterals(text, value);
     }
     return [text, value];
   }
@@ -90,22 +84,6 @@ export class RawBody {
 export interface BodyReading {
   forwardsAsWritten?: boolean;
   keepWrittenText?: readonly string[];
-}
-
-/** Whether `[` and `{` outside strings nest deeper than `limit` in JSON text; one pass, no recursion. */
-export function nestsDeeperThan(text: string, limit: number): boolean {
-  let depth = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 0x22) {
-      index = closingQuote(text, index);
-    } else if (code === 0x5b || code === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (code === 0x5d || code === 0x7d) {
-      depth -= 1;
-    }
-  }
-  return false;
 }
 
 /** Whether a parsed value holds Infinity (a literal beyond a double's range); one pass, no recursion. */

@@ -22,8 +22,12 @@ describe('number literals of forwarded bodies', () => {
     const list = (value.nested as { list: [number, number, { x: number }] }).list;
     expect([...(numberLiterals(list) ?? [])]).toEqual([['1', { value: Number('12345678901234567890'), forward: '12345678901234567890' }]]);
     expect(numberLiterals(list[2])?.get('x')).toEqual({ value: Number('-98765432109876543210123456789'), forward: '-98765432109876543210123456789' });
-    // Every container on the way is marked, so a walk finds them; the others are not.
-    expect(numberLiterals(value.nested as object)).toEqual(new Map());
+    // Only a literal that cannot be forwarded marks the containers on its way (for inexactNumbers).
+    expect(numberLiterals(value.nested as object)).toBeUndefined();
+    const refused = read('{"nested":{"list":[1,{"x":1e-400}]},"other":[1.0]}');
+    expect(numberLiterals(refused.nested as object)).toEqual(new Map());
+    expect(numberLiterals((refused.nested as { list: object }).list)).toEqual(new Map());
+    expect(inexactNumbers(refused, 'p')).toEqual(['p.nested.list.1.x: cannot be forwarded exactly: a 64-bit float makes it 0 (send such a number as a string)']);
     expect(inexactNumbers(value, 'parameters')).toEqual([]);
   });
 
@@ -78,9 +82,20 @@ describe('number literals of forwarded bodies', () => {
     expect(inexactNumbers(read('{"a":1e-400,"a":1}'), 'p')).toEqual([]);
   });
 
-  it('throws a RangeError for a body too deeply nested to read exactly (the caller refuses it)', () => {
+  it('reads any depth without recursion', () => {
     const depth = 20_000;
     const text = `${'['.repeat(depth)}12345678901234567890${']'.repeat(depth)}`;
-    expect(() => recordNumberLiterals(text, JSON.parse(text))).toThrow(RangeError);
+    let innermost = JSON.parse(text) as unknown[];
+    recordNumberLiterals(text, innermost);
+    for (let level = 1; level < depth; level++) innermost = innermost[0] as unknown[];
+    expect(numberLiterals(innermost)?.get('0')?.forward).toBe('12345678901234567890');
+  });
+
+  it('keeps the last occurrence of a repeated key, whatever the earlier ones held', () => {
+    const value = read('{"a":[1.0,2.0],"a":[1,2.0],"b":{"x":1e-400},"b":{"y":1},"c":1.0,"c":"s","d":{"e":1.0},"d":[1.0]}');
+    expect(numberLiterals(value.a as object)?.get('0')).toBeUndefined();
+    expect(numberLiterals(value.a as object)?.get('1')).toEqual({ value: 2, float: true });
+    expect(inexactNumbers(value, 'p')).toEqual([]);
+    expect(numberLiterals(value.d as object)?.get('0')).toEqual({ value: 1, float: true });
   });
 });

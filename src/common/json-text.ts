@@ -14,6 +14,22 @@ export function closingQuote(text: string, start: number): number {
   }
 }
 
+/** Whether `[` and `{` outside strings nest deeper than `limit` in JSON text; one pass, no recursion. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x22) {
+      index = closingQuote(text, index);
+    } else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x5d || code === 0x7d) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
 /** Valid JSON `text` without the whitespace between its tokens: keys, their order and every literal as written. */

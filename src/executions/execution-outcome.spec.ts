@@ -17,6 +17,14 @@ describe('judge', () => {
     expect(judge(answered(200, body))).toEqual({ status: 'failed', httpStatus: 200, result: null, error: 'invalid response body' });
   });
 
+  it('reads an answer nested as deep as a request body may be, and calls a deeper one invalid without parsing it', () => {
+    const nested = (depth: number) => `{"result":"ok","error":"","extra":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    expect(judge(answered(200, nested(128))).status).toBe('succeeded');
+    expect(judge(answered(200, nested(129)))).toEqual({ status: 'failed', httpStatus: 200, result: null, error: 'invalid response body' });
+    // Brackets inside strings do not count.
+    expect(judge(answered(200, `{"result":"${'['.repeat(1000)}","error":""}`)).status).toBe('succeeded');
+  });
+
   it('names the status of a non-2xx answer', () => {
     expect(judge(answered(503, '{"error":"down"}'))).toEqual({ status: 'failed', httpStatus: 503, result: null, error: 'webhook endpoint returned status 503' });
   });

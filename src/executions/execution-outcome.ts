@@ -1,3 +1,5 @@
+import { MAX_BODY_DEPTH } from '../common/json-body-parser';
+import { nestsDeeperThan } from '../common/json-text';
 import { DeliveryOutcome } from '../webhooks/delivery-outcome';
 import { ExecutionStatus } from './execution.entity';
 
@@ -48,7 +50,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 function parseAnswer(body: Buffer | undefined): { result: string | null; error: string } | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body ? UTF8.decode(body) : '');
+    const text = body ? UTF8.decode(body) : '';
+    // Nested as deep as a request body may be, at most: JSON.parse of a 1 MB answer 500,000 levels deep held the
+    // event loop for 0.2 to 0.3 s, and a receiver is the tenant's own.
+    if (nestsDeeperThan(text, MAX_BODY_DEPTH)) return undefined;
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -128,6 +128,35 @@ describe('canonicalJson', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout.trimEnd().split('\n')).toEqual(ours);
   });
+  itIf(python3Command())('forwards every number of nested bodies with repeated keys as Python reads the body', () => {
+    const literal = fc.oneof(
+      numberText,
+      fc.constantFrom('1.0', '-0.0', '2.50', '1e23', '100e-2', '9007199254740993', '7', '-3.00', '0', '"s"', 'true', 'null'),
+    );
+    const tree: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        literal,
+        fc.array(tie('node'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+        // Keys from a small set, so objects often repeat one, with values of any kind each time.
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', '1', '0'), tie('node')), { maxLength: 5 }).map(
+          (members) => `{${members.map(([key, value]) => `"${key}":${value}`).join(',')}}`,
+        ),
+      ),
+    })).node;
+    const texts = fc.sample(tree.map((node) => `{"p":${node},"p":${node.replace(/(\d)\.0\b/, '$1')}}`), { numRuns: 400, seed: 2024 });
+    const forwarded = texts.flatMap((text) => {
+      const value = JSON.parse(text) as { p: unknown };
+      recordKeyOrder(text, value);
+      recordNumberLiterals(text, value);
+      return inexactNumbers(value, 'body').length === 0 ? [[text, canonicalJson(value)]] : [];
+    });
+    expect(forwarded.length).toBeGreaterThan(200);
+    const script = 'import json,sys\nfor line in sys.stdin.read().split("\\n"):\n    print(json.dumps(json.loads(line), separators=(",", ":")))';
+    const result = spawnSync('python3', ['-c', script], { input: forwarded.map(([text]) => text).join('\n'), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trimEnd().split('\n')).toEqual(forwarded.map(([, ours]) => ours));
+  });
   itIf(python3Command())('writes keys in the order the caller wrote them, integer-like ones and repeated ones as Python reads them', () => {
     const key = fc.oneof(fc.constantFrom('0', '1', '2', '10', '4294967294', '4294967295', '01', '-1', 'a', 'b', 'é'), fc.string({ maxLength: 3 }));
     const member = fc.tuple(key, fc.jsonValue({ maxDepth: 2 }));

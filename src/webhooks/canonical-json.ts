@@ -1,5 +1,5 @@
 import { keysAsWritten } from '../common/json-key-order';
-import { NumberLiteral, numberLiterals } from '../common/json-numbers';
+import { arrayLiterals, NumberLiteral, objectLiterals } from '../common/json-numbers';
 
 /**
  * Serializes a JSON value exactly as Python's `json.dumps(value, separators=(",", ":"))` re-serializes it after
@@ -36,17 +36,18 @@ function write(value: unknown, parts: string[]): void {
         parts.push('null');
         return;
       }
-      const literals = numberLiterals(value);
       if (Array.isArray(value)) {
+        const literals = arrayLiterals(value);
         parts.push('[');
         for (let index = 0; index < value.length; index++) {
           if (index > 0) parts.push(',');
-          writeMember(value[index], literals?.get(String(index)), parts);
+          writeMember(value[index], literals?.[index], parts);
         }
         parts.push(']');
         return;
       }
       const object = value as Record<string, unknown>;
+      const literals = objectLiterals(object);
       let first = true;
       parts.push('{');
       for (const key of keysAsWritten(object)) {
@@ -115,6 +116,10 @@ function integerDigits(value: number): string {
  * two-digit exponent at least), else in fixed notation with at least one decimal (`1.0`, `-0.0`).
  */
 function pythonFloatRepr(value: number): string {
+  // Between 1e-4 and 1e16 both languages write the same shortest digits in fixed notation, Python with a `.0`
+  // on integral values: the common case, with no exponent to take apart.
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e-4 && magnitude < 1e16) return Number.isInteger(value) ? `${String(value)}.0` : String(value);
   if (Object.is(value, -0)) return '-0.0';
   const [mantissa, exponentText] = value.toExponential().split('e');
   const exponent = Number(exponentText);
