@@ -31,6 +31,12 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
     // A path name that is too long is an unknown action (404), not Fastify's 414.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     trustProxy: trustProxyOption(config.trustProxy),
+    // A client gets this long to send its whole request (Fastify's default is no limit, so a body dripped a byte
+    // at a time held its connection, and a file descriptor, for ever). Node takes the longer of this and the
+    // headers' deadline (60 s) as the request's, so the headers' is never longer; it checks the deadlines at
+    // connectionsCheckingInterval, so a request is cut at most that much after its deadline.
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: Math.min(60_000, config.requestTimeoutMs), connectionsCheckingInterval: Math.min(5_000, config.requestTimeoutMs) },
     requestIdHeader: false,
     // While closing, a request that still arrives on an open connection is served, not answered 503: the
     // connection closes after it (see the onSend hook), so the drain is short anyway.
@@ -43,9 +49,10 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
     // Fastify's routing: answer them in the contract's shape too, on the raw socket.
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => {
       if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
-      const body = JSON.stringify({ error: 'Invalid request', details: 'request: malformed HTTP request' });
+      const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+      const body = JSON.stringify(timedOut ? { error: 'Request timeout' } : { error: 'Invalid request', details: 'request: malformed HTTP request' });
       socket.end(
-        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
+        `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
       );
     },

@@ -42,6 +42,12 @@ export class HttpErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     if (reply.sent) return;
+    if (isClientAbort(exception)) {
+      // The body stream failed because the client went away (or was cut at REQUEST_TIMEOUT_MS): nobody is left to
+      // answer, and nothing is wrong with the service.
+      this.logger.debug({ reqId: request.id }, 'client closed the connection before its request was read');
+      return;
+    }
 
     const error = this.toDomainError(exception, request);
     if (!error) {
@@ -106,4 +112,10 @@ function errorSummary(error: unknown): { type: string; message: string; code?: s
     message: typeof message === 'string' ? message : String(error),
     ...(typeof code === 'string' ? { code } : {}),
   };
+}
+
+/** Node's error for a request whose connection closed before its body was read: `aborted`, code ECONNRESET. */
+function isClientAbort(exception: unknown): boolean {
+  const { code, message } = exception as { code?: unknown; message?: unknown };
+  return code === 'ECONNRESET' && message === 'aborted';
 }

@@ -8,6 +8,8 @@ export type TrustProxy = false | number | string[];
 export class AppConfig {
   readonly port: number;
   readonly host: string;
+  /** The longest a client may take to send a whole request, headers and body; then 408 and the connection closes. */
+  readonly requestTimeoutMs: number;
   readonly production: boolean;
   /** Unset: the embedded PostgreSQL under `dataDir`. */
   readonly databaseUrl?: string;

@@ -123,6 +123,9 @@ export class EnvironmentVariables {
   @Integer(0, 600_000)
   SHUTDOWN_GRACE_MS?: number;
 
+  @Integer(1_000, 600_000)
+  REQUEST_TIMEOUT_MS?: number;
+
   @Integer(0, 600_000)
   SHUTDOWN_DELAY_MS?: number;
 

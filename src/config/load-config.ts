@@ -50,6 +50,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   return new AppConfig({
     port: env.PORT ?? 3000,
     host: env.HOST ?? '0.0.0.0',
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS ?? 60_000,
     production,
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE ?? 10,

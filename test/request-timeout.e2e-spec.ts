@@ -1,0 +1,75 @@
+import { mkdtempSync } from 'node:fs';
+import { connect, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call } from './support/http';
+import { ServiceProcess } from './support/process';
+
+/**
+ * A client that sends its request slowly, or never finishes it, holds a connection and a file descriptor only
+ * until REQUEST_TIMEOUT_MS: then it gets 408 and the connection closes. A client that gives up half way is its
+ * own business, not a database outage in the log.
+ */
+describe('a request that is not sent in time', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agw-request-timeout-'));
+  // Node checks the deadlines every second at this setting, so an answer comes 1 to 2 s after the request began.
+  const service = ServiceProcess.start({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', REQUEST_TIMEOUT_MS: '1000' });
+  let url: string;
+
+  beforeAll(async () => {
+    url = await service.ready(dataDir);
+  });
+  afterAll(() => service.stop());
+
+  /** Opens a connection and sends the headers of a POST announcing `announced` bytes, then only `sent` of them. */
+  function unfinishedPost(announced: number, sent: number, headers: string[] = []): Socket {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    const head = [`POST /api/v1/gateway/actions HTTP/1.1`, `Host: ${hostname}:${port}`, 'Content-Type: application/json', `Content-Length: ${announced}`, ...headers];
+    socket.write(`${head.join('\r\n')}\r\n\r\n${'{'.padEnd(sent, ' ')}`);
+    return socket;
+  }
+
+  /** Everything the server writes until it closes the connection, or undefined when it has not within `ms`. */
+  function answerOf(socket: Socket, ms: number): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve(undefined);
+      }, ms);
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(Buffer.concat(chunks).toString('utf8'));
+      });
+    });
+  }
+
+  it('answers 408 in the contract\'s shape and closes the connection, with or without a bearer token', async () => {
+    for (const headers of [[], ['Authorization: Bearer not-a-token']]) {
+      const answer = await answerOf(unfinishedPost(1000, 1, headers), 10_000);
+      expect(answer).toBeDefined();
+      const [head, body] = answer!.split('\r\n\r\n');
+      expect(head.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+      expect(head).toMatch(/^Content-Type: application\/json; charset=utf-8$/m);
+      expect(head).toMatch(/^X-Request-Id: [0-9a-f-]{36}$/m);
+      expect(JSON.parse(body)).toEqual({ error: 'Request timeout' });
+    }
+    // The service itself carries on.
+    expect((await call(url, 'GET', '/healthz')).status).toBe(200);
+  });
+
+  it('logs a client that breaks off its body as such, not as the database being unavailable', async () => {
+    const before = service.output.join('').length;
+    const socket = unfinishedPost(1000, 10);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await call(url, 'GET', '/healthz')).status).toBe(200);
+    const lines = service.output.join('').slice(before).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; level: number });
+    expect(lines.filter((line) => line.level >= 40).map((line) => line.msg)).toEqual([]);
+    expect(lines.map((line) => line.msg)).toContain('client closed the connection before its request was read');
+  });
+});
