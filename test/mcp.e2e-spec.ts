@@ -174,6 +174,11 @@ describe('the MCP server (/mcp) with the SDK client', () => {
         { code: -32602, message: `Unknown tool: ${weather}` },
         { code: -32602, message: 'Unknown tool: no_such_action' },
       ]);
+      // A name no action can have (outside [a-z0-9_], empty, a path) is unknown in the same words.
+      for (const name of ['Act_01', ` ${weather}`, '', '../actions', 'tool\nname', 'ünïcode']) {
+        const refused = await rpc(testApp, { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name, arguments: {} } }, { authorization: `Bearer ${tenant.jwt}` });
+        expect([name, refused.body.error]).toEqual([name, { code: -32602, message: `Unknown tool: ${name}` }]);
+      }
     } finally {
       await otherClient.close();
     }
@@ -259,7 +264,7 @@ describe('the MCP server (/mcp) with the SDK client', () => {
     expect(nested.status).toBe(200);
     expect(nested.body.result).toMatchObject({ isError: expect.any(Boolean) });
     const longName = await rpc(testApp, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'x'.repeat(500_000), arguments: {} } }, auth);
-    expect(longName.body).toEqual({ jsonrpc: '2.0', id: 6, error: { code: -32602, message: 'Unknown tool' } });
+    expect(longName.body).toEqual({ jsonrpc: '2.0', id: 6, error: { code: -32602, message: `Unknown tool: ${'x'.repeat(500_000)}` } });
     const batch = await rpc(testApp, [{ jsonrpc: '2.0', id: 7, method: 'tools/list' }, { jsonrpc: '2.0', id: 8, method: 'tools/list' }], auth);
     expect(batch.status).toBe(400);
     expect(batch.body).toEqual({ error: 'Invalid request', details: 'body: must be a JSON object' });

@@ -77,8 +77,9 @@ export class McpEndpoint {
     try {
       outcome = await this.tools.call(tenantId, name, parameters, asOf);
     } catch (error) {
-      // Another tenant's action is as unknown as one that does not exist: the same error, word for word.
-      if (error instanceof ActionNotFoundError) throw new JsonRpcError(INVALID_PARAMS, isActionName(name) ? `Unknown tool: ${name}` : 'Unknown tool');
+      // Another tenant's action is as unknown as one that does not exist, and so is a name no action can have:
+      // the same error, word for word, naming what was asked for (JSON-escaped on the wire like any string).
+      if (error instanceof ActionNotFoundError) throw new JsonRpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
       throw error;
     }
     if (!outcome.ran) return { content: [{ type: 'text', text: outcome.error }], isError: true };
