@@ -285,6 +285,13 @@ describe('the MCP server (/mcp) with the SDK client', () => {
           throw new Error(`${JSON.stringify(body)} -> ${response.status} ${response.text}`);
         }
         if (response.status !== 202) expect(typeof response.body).toBe('object');
+        // Errors are short sentences: never a library's dump, and an internal error never says more than that.
+        const error = response.body?.error;
+        if (typeof error === 'object' && error !== null) {
+          if (/\n/.test(error.message) || (error.code === -32603 && !['Internal server error', 'Service unavailable'].includes(error.message))) {
+            throw new Error(`${JSON.stringify(body)} -> ${response.text}`);
+          }
+        }
       }),
       { seed: 14, numRuns: 150 },
     );
@@ -317,16 +324,38 @@ describe('the MCP server (/mcp) with the SDK client', () => {
     expect(malformed.body.error).toBe('Invalid request');
     const unknownMethod = await rpc(testApp, { jsonrpc: '2.0', id: 4, method: 'resources/list' }, auth);
     expect(unknownMethod.body).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'Method not found' } });
-    // A tools/call of the wrong shape is the protocol's Invalid params, saying which, not an internal error.
-    for (const [params, problem] of [
-      [{ name: weather, arguments: 'x' }, 'params.arguments must be an object'],
-      [{ name: weather, arguments: [1] }, 'params.arguments must be an object'],
-      [{ name: 3, arguments: {} }, 'params.name must be a string'],
-      ['x', 'params must be an object'],
-    ] as const) {
-      const refused = await rpc(testApp, { jsonrpc: '2.0', id: 'c', method: 'tools/call', params }, auth);
-      expect([refused.status, refused.body]).toEqual([200, { jsonrpc: '2.0', id: 'c', error: { code: -32602, message: `Invalid params: ${problem}` } }]);
+    // Params that are not even a JSON-RPC structured value: the transport's -32700, whatever the method.
+    for (const method of ['tools/call', 'tools/list']) {
+      const unstructured = await rpc(testApp, { jsonrpc: '2.0', id: 'c', method, params: 'x' }, auth);
+      expect([method, unstructured.status, unstructured.body.error?.code]).toEqual([method, 400, -32700]);
     }
+  });
+
+  it("answers params of the wrong shape for any method with -32602 Invalid params, saying briefly which field and why", async () => {
+    const auth = { authorization: `Bearer ${tenant.jwt}` };
+    const clientInfo = { name: 'raw', version: '1' };
+    for (const [method, params, problem] of [
+      ['tools/call', { name: weather, arguments: 'x' }, 'params.arguments: must be an object'],
+      ['tools/call', { name: weather, arguments: [1] }, 'params.arguments: must be an object'],
+      ['tools/call', { name: 3, arguments: {} }, 'params.name: must be a string'],
+      ['tools/call', { arguments: {} }, 'params.name: is required'],
+      ['tools/call', undefined, 'params: is required'],
+      ['tools/list', { cursor: 5 }, 'params.cursor: must be a string'],
+      ['initialize', {}, 'params.protocolVersion: is required; params.capabilities: is required; params.clientInfo: is required'],
+      ['initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {} }, 'params.clientInfo.name: is required; params.clientInfo.version: is required'],
+      ['initialize', { protocolVersion: 2025, capabilities: [], clientInfo }, 'params.protocolVersion: must be a string; params.capabilities: must be an object'],
+      ['initialize', { protocolVersion: '2025-06-18', capabilities: { sampling: 5 }, clientInfo: { ...clientInfo, icons: [{ src: 'x', theme: 'blue' }] } },
+        'params.capabilities.sampling: must be an object; params.clientInfo.icons.0.theme: must be one of "light", "dark"'],
+    ] as const) {
+      const refused = await rpc(testApp, { jsonrpc: '2.0', id: 'c', method, ...(params === undefined ? {} : { params }) }, auth);
+      expect([method, refused.status, refused.body]).toEqual([method, 200, { jsonrpc: '2.0', id: 'c', error: { code: -32602, message: `Invalid params: ${problem}` } }]);
+    }
+    // The transport's own refusals still come first: an Accept without JSON is its 406, whatever the params.
+    const notAccepting = await call(testApp.baseUrl, 'POST', MCP_PATH, {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 5 } },
+      headers: { ...auth, accept: 'text/html' },
+    });
+    expect(notAccepting.status).toBe(406);
   });
 });
 

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ZodType } from 'zod';
 import { ActionNotFoundError } from '../../actions/actions.errors';
 import { isActionName } from '../../actions/action-name';
 import { ServiceUnavailableError } from '../../common/common.errors';
@@ -7,6 +8,7 @@ import { isDatabaseUnavailable } from '../../database/database-errors';
 import { TenantId } from '../../common/tenant-id';
 import { AsOf } from '../../database/read-scope';
 import { ToolsService } from '../tools.service';
+import { INVALID_PARAMS, McpScreenedTransport } from './mcp-screened-transport';
 
 /** How many tools one `tools/list` page holds; a longer list continues with `nextCursor`. */
 export const TOOLS_PAGE_SIZE = 50;
@@ -14,8 +16,7 @@ export const TOOLS_PAGE_SIZE = 50;
 export const EXECUTION_META_KEY = 'action-gateway/execution';
 
 const SERVER_INFO = { name: 'action-gateway', version: '1.0.0' };
-/** JSON-RPC's error codes (the SDK's ErrorCode). */
-const INVALID_PARAMS = -32602;
+/** JSON-RPC's "Internal error" (the SDK's ErrorCode.InternalError). */
 const INTERNAL_ERROR = -32603;
 const INSTRUCTIONS =
   "Each tool is one of this tenant's actions: calling it sends a signed request to the action's webhook and returns the webhook's result as text.";
@@ -38,13 +39,12 @@ export class McpEndpoint {
 
   /** Answers one Streamable HTTP POST whose body the app has already read and parsed; reads as of `asOf` (AsOf). */
   async handle(tenantId: TenantId, request: Request, body: unknown, asOf?: AsOf): Promise<Response> {
-    const refused = invalidToolCall(body);
-    if (refused) return refused;
     const sdk = await (this.sdk ??= loadSdk());
     const server = this.serverFor(sdk, tenantId, body, asOf);
     const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    transport.onerror = (error) => this.logger.debug({ err: error }, 'MCP request refused by the transport');
-    await server.connect(transport);
+    const screened = new McpScreenedTransport(transport, sdk.requestSchemas);
+    screened.onerror = (error) => this.logger.debug({ err: error }, 'MCP request refused by the transport');
+    await server.connect(screened);
     try {
       return await transport.handleRequest(request, { parsedBody: body });
     } finally {
@@ -119,34 +119,21 @@ function originalArguments(body: unknown): Record<string, unknown> | undefined {
   return params && isRecord(params.arguments) ? params.arguments : undefined;
 }
 
-/**
- * A `tools/call` request whose params are not the protocol's shape: the SDK would answer -32603 with its schema
- * library's report; the protocol's answer is -32602 Invalid params, saying which.
- */
-function invalidToolCall(body: unknown): Response | undefined {
-  if (!isRecord(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || !(typeof body.id === 'string' || typeof body.id === 'number')) return undefined;
-  const params = body.params;
-  const problem = !isRecord(params)
-    ? 'params must be an object'
-    : typeof params.name !== 'string'
-      ? 'params.name must be a string'
-      : params.arguments !== undefined && !isRecord(params.arguments)
-        ? 'params.arguments must be an object'
-        : undefined;
-  return problem === undefined ? undefined : Response.json({ jsonrpc: '2.0', id: body.id, error: { code: INVALID_PARAMS, message: `Invalid params: ${problem}` } });
-}
-
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 
 async function loadSdk() {
-  const [{ Server }, { WebStandardStreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+  const [{ Server }, { WebStandardStreamableHTTPServerTransport }, types] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
-  return { Server, WebStandardStreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema };
+  const { CallToolRequestSchema, ListToolsRequestSchema } = types;
+  // Every method the server answers: its own two, and the `initialize` and `ping` the SDK's Server answers itself.
+  const served = [types.InitializeRequestSchema, types.PingRequestSchema, ListToolsRequestSchema, CallToolRequestSchema];
+  const requestSchemas = new Map<string, ZodType>(served.map((schema) => [schema.shape.method.value, schema]));
+  return { Server, WebStandardStreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema, requestSchemas };
 }
 
 /**
