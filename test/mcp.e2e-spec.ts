@@ -119,6 +119,15 @@ describe('the MCP server (/mcp) with the SDK client', () => {
     expect(receiver.calls).toHaveLength(2);
   });
 
+  it('runs a task-augmented call as a plain one: the server declares no tasks capability (MCP 2025-11-25, Tasks)', async () => {
+    receiver.behaviour = (_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"Sunny in Oslo","error":""}');
+    const auth = { authorization: `Bearer ${tenant.jwt}` };
+    for (const task of [{ ttl: 60_000 }, {}, 5]) {
+      const response = await rpc(testApp, { jsonrpc: '2.0', id: 12, method: 'tools/call', params: { name: weather, arguments: { city: 'Oslo' }, task } }, auth);
+      expect([task, response.body.result?.isError, response.body.result?.content]).toEqual([task, false, [{ type: 'text', text: 'Sunny in Oslo' }]]);
+    }
+  });
+
   it("marks a call isError when the receiver answers an error, with the receiver's text", async () => {
     receiver.behaviour = (_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"","error":"city not found"}');
     const result = await client.callTool({ name: weather, arguments: { city: 'Atlantis' } });

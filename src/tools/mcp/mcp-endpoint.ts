@@ -8,7 +8,7 @@ import { isDatabaseUnavailable } from '../../database/database-errors';
 import { TenantId } from '../../common/tenant-id';
 import { AsOf } from '../../database/read-scope';
 import { ToolsService } from '../tools.service';
-import { INVALID_PARAMS, McpScreenedTransport } from './mcp-screened-transport';
+import { INTERNAL_ERROR, INVALID_PARAMS, McpScreenedTransport } from './mcp-screened-transport';
 
 /** How many tools one `tools/list` page holds; a longer list continues with `nextCursor`. */
 export const TOOLS_PAGE_SIZE = 50;
@@ -16,8 +16,6 @@ export const TOOLS_PAGE_SIZE = 50;
 export const EXECUTION_META_KEY = 'action-gateway/execution';
 
 const SERVER_INFO = { name: 'action-gateway', version: '1.0.0' };
-/** JSON-RPC's "Internal error" (the SDK's ErrorCode.InternalError). */
-const INTERNAL_ERROR = -32603;
 const INSTRUCTIONS =
   "Each tool is one of this tenant's actions: calling it sends a signed request to the action's webhook and returns the webhook's result as text.";
 

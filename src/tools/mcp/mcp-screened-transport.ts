@@ -1,10 +1,14 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { Logger } from '@nestjs/common';
 import type { ZodType } from 'zod';
 import { paramsProblem } from './mcp-params';
 
-/** JSON-RPC's "Invalid params" (the SDK's ErrorCode.InvalidParams). */
+/** JSON-RPC's "Invalid params" and "Internal error" (the SDK's ErrorCode). */
 export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+/** All an internal error ever says (docs/llm-tools.md): the database is down, or something else failed. */
+export const INTERNAL_ERROR_MESSAGES: readonly string[] = ['Service unavailable', 'Internal server error'];
 
 /**
  * The transport as the SDK's server sees it, with each request's params checked first against the request
@@ -13,11 +17,17 @@ export const INVALID_PARAMS = -32602;
  * protocol's answer is -32602 Invalid params, saying briefly which field and why. Checking here, between the
  * transport and the server, keeps the transport's own refusals (406, -32700, protocol version) first, as for any
  * request, and covers every method the server answers, its built-in `initialize` and `ping` included.
+ *
+ * Two more corrections on the way: a request's task augmentation (`params.task`) is dropped, because a server
+ * that declares no `tasks` capability must process the request normally (MCP 2025-11-25, Tasks) where the SDK
+ * answers -32603; and an internal error the SDK would send with some other message (an exception's text) says
+ * only `Internal server error`, the text being logged.
  */
 export class McpScreenedTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  private readonly logger = new Logger('Mcp');
 
   /** `schemas`: the request schema of every method the server has a handler for, by method. */
   constructor(
@@ -38,6 +48,10 @@ export class McpScreenedTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if ('error' in message && message.error.code === INTERNAL_ERROR && !INTERNAL_ERROR_MESSAGES.includes(message.error.message)) {
+      this.logger.error({ error: message.error }, 'MCP internal error');
+      return this.inner.send({ jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: 'Internal server error' } }, options);
+    }
     return this.inner.send(message, options);
   }
 
@@ -46,15 +60,22 @@ export class McpScreenedTransport implements Transport {
   }
 
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    if ('method' in message && 'id' in message) {
-      const schema = this.schemas.get(message.method);
-      const problem = schema && paramsProblem(schema, message);
-      if (problem !== undefined) {
-        const refusal = { jsonrpc: '2.0' as const, id: message.id, error: { code: INVALID_PARAMS, message: `Invalid params: ${problem}` } };
-        this.send(refusal).catch((error: Error) => this.onerror?.(error));
-        return;
-      }
+    if (!('method' in message && 'id' in message)) {
+      this.onmessage?.(message, extra);
+      return;
     }
-    this.onmessage?.(message, extra);
+    let request = message;
+    if (request.params && 'task' in request.params) {
+      const { task: _ignored, ...params } = request.params;
+      request = { ...request, params };
+    }
+    const schema = this.schemas.get(request.method);
+    const problem = schema && paramsProblem(schema, request);
+    if (problem === undefined) {
+      this.onmessage?.(request, extra);
+      return;
+    }
+    const refusal = { jsonrpc: '2.0' as const, id: request.id, error: { code: INVALID_PARAMS, message: `Invalid params: ${problem}` } };
+    this.send(refusal).catch((error: Error) => this.onerror?.(error));
   }
 }
