@@ -404,6 +404,39 @@ describe('tools/list paging', () => {
       expect(invalid).toBeInstanceOf(McpError);
       expect((invalid as McpError).code).toBe(-32602);
       expect((invalid as McpError).message).toBe('MCP error -32602: Invalid cursor');
+
+      // Only a cursor the server gave, for this tenant, reads back: not a name encoded by hand (enp6 is "zzz"),
+      // not the server's own cursor altered, not another tenant's.
+      const cursor = first.nextCursor as string;
+      const altered = Buffer.from(cursor, 'base64url');
+      altered[0] ^= 1;
+      const forged = ['enp6', Buffer.from('tool_049', 'utf8').toString('base64url'), altered.toString('base64url'), `${cursor}A`, cursor.slice(0, -1), ''];
+      const other = await createTenant(testApp);
+      const attempts = [
+        ...forged.map((forgery) => ({ token: tenant.jwt, cursor: forgery })),
+        { token: other.jwt, cursor },
+      ];
+      for (const attempt of attempts) {
+        const refused = await call(testApp.baseUrl, 'POST', MCP_PATH, {
+          body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: attempt.cursor } },
+          headers: { ...JSON_RPC_HEADERS, authorization: `Bearer ${attempt.token}` },
+        });
+        expect([attempt.cursor, refused.body]).toEqual([attempt.cursor, { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid cursor' } }]);
+      }
+      expect(cursor.length).toBeLessThan(40);
+
+      // Another replica (the same configuration) continues the list, also after the cursor's tool is deleted.
+      expect((await gateway(testApp, 'DELETE', `/actions/${names[TOOLS_PAGE_SIZE - 1]}`, { token: tenant.jwt })).status).toBe(204);
+      const replica = await startTestApp({ env: { JWT_SECRET: testApp.config.jwt.secret, ENCRYPTION_KEY: testApp.config.encryptionKey.toString('base64') } });
+      try {
+        const continued = await call(replica.baseUrl, 'POST', MCP_PATH, {
+          body: { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor } },
+          headers: { ...JSON_RPC_HEADERS, authorization: `Bearer ${tenant.jwt}` },
+        });
+        expect(continued.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(names.slice(TOOLS_PAGE_SIZE));
+      } finally {
+        await replica.close();
+      }
     } finally {
       await client.close();
     }

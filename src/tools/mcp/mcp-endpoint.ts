@@ -2,12 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodType } from 'zod';
 import { ActionNotFoundError } from '../../actions/actions.errors';
-import { isActionName } from '../../actions/action-name';
 import { ServiceUnavailableError } from '../../common/common.errors';
 import { isDatabaseUnavailable } from '../../database/database-errors';
 import { TenantId } from '../../common/tenant-id';
 import { AsOf } from '../../database/read-scope';
 import { ToolsService } from '../tools.service';
+import { McpCursors } from './mcp-cursors';
 import { INTERNAL_ERROR, INVALID_PARAMS, McpScreenedTransport } from './mcp-screened-transport';
 
 /** How many tools one `tools/list` page holds; a longer list continues with `nextCursor`. */
@@ -33,7 +33,10 @@ export class McpEndpoint {
   /** The SDK (with zod) takes a few hundred milliseconds to load: loaded at the first MCP request, not at boot. */
   private sdk?: Promise<Sdk>;
 
-  constructor(private readonly tools: ToolsService) {}
+  constructor(
+    private readonly tools: ToolsService,
+    private readonly cursors: McpCursors,
+  ) {}
 
   /** Answers one Streamable HTTP POST whose body the app has already read and parsed; reads as of `asOf` (AsOf). */
   async handle(tenantId: TenantId, request: Request, body: unknown, asOf?: AsOf): Promise<Response> {
@@ -61,13 +64,14 @@ export class McpEndpoint {
 
   private async listTools(tenantId: TenantId, cursor: string | undefined, asOf: AsOf | undefined): Promise<ListToolsResult> {
     const tools = await this.tools.mcpTools(tenantId, asOf);
-    const after = cursor === undefined ? undefined : parseCursor(cursor);
+    const after = cursor === undefined ? undefined : this.cursors.read(tenantId, cursor);
+    if (cursor !== undefined && after === undefined) throw new JsonRpcError(INVALID_PARAMS, 'Invalid cursor');
     // Names sort bytewise (COLLATE "C"), as JavaScript compares them: the page starts after the cursor's name, so a
     // tool added or removed between pages neither repeats nor shifts the others.
     const start = after === undefined ? 0 : tools.findIndex((tool) => tool.name > after);
     const page = start < 0 ? [] : tools.slice(start, start + TOOLS_PAGE_SIZE);
     const more = start >= 0 && start + TOOLS_PAGE_SIZE < tools.length;
-    return more ? { tools: page, nextCursor: makeCursor(page[page.length - 1].name) } : { tools: page };
+    return more ? { tools: page, nextCursor: this.cursors.make(tenantId, page[page.length - 1].name) } : { tools: page };
   }
 
   private async callTool(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf: AsOf | undefined): Promise<CallToolResult> {
@@ -145,15 +149,4 @@ class JsonRpcError extends Error {
   ) {
     super(message);
   }
-}
-
-/** An opaque cursor: the last tool name of the previous page. */
-function makeCursor(name: string): string {
-  return Buffer.from(name, 'utf8').toString('base64url');
-}
-
-function parseCursor(cursor: string): string {
-  const name = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!isActionName(name) || makeCursor(name) !== cursor) throw new JsonRpcError(INVALID_PARAMS, 'Invalid cursor');
-  return name;
 }
