@@ -10,9 +10,10 @@ COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 
 # Sources (filtered by .dockerignore), then tsc -> dist/src/main.js, dist/ormconfig.js, and the Gateway Management
-# console (console/, Vite) -> dist/console, which the service serves under /console.
+# console (console/, Vite) -> dist/console, which the service serves under /console. `build:service`, not `build`:
+# the receiver kit (packages/, left out of the context) is no part of the image.
 COPY . .
-RUN npm run build && test -f dist/console/index.html
+RUN npm run build:service && test -f dist/console/index.html
 
 # --- Stage 2: runtime -------------------------------------------------------------------------------------
 FROM node:20-bookworm-slim AS runtime
