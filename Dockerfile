@@ -11,7 +11,8 @@ RUN npm install --no-audit --no-fund
 
 # Sources (filtered by .dockerignore), then tsc -> dist/src/main.js, dist/ormconfig.js, and the Gateway Management
 # console (console/, Vite) -> dist/console, which the service serves under /console. `build:service`, not `build`:
-# the receiver kit (packages/, left out of the context) is no part of the image.
+# the receiver kit (packages/, left out of the context) is no part of the image. `npm run check:docker` (CI) runs
+# these commands on the context this file gets.
 COPY . .
 RUN npm run build:service && test -f dist/console/index.html
 

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+/**
+ * Checks the Dockerfile without a Docker engine, by doing what `docker build` would do with what a checkout holds:
+ * the build context is the files git tracks, less what .dockerignore excludes (Docker's own matching rules, by
+ * @balena/dockerignore); every `COPY` from the context finds its sources there; the context is copied to a
+ * temporary folder with this checkout's node_modules linked in (standing for the stage's `npm install`), the
+ * build stage's `RUN` commands that follow its `COPY . .` run there as the Dockerfile writes them (parsed by
+ * dockerfile-ast, with the stage's `ENV`), and every `COPY --from=<stage>` source then exists. Takes about as long
+ * as `npm run build:service`. Prints one line per problem and exits 1, or "docker: OK".
+ */
+const { spawnSync } = require('node:child_process');
+const { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { dirname, join, posix } = require('node:path');
+const ignore = require('@balena/dockerignore');
+const { DockerfileParser } = require('dockerfile-ast');
+
+const root = join(__dirname, '..');
+const problems = [];
+const problem = (text) => problems.push(`Dockerfile: ${text}`);
+
+// Stages in order, each with its name, working directory and instructions.
+const stages = [];
+for (const instruction of DockerfileParser.parse(readFileSync(join(root, 'Dockerfile'), 'utf8')).getInstructions()) {
+  if (instruction.getKeyword() === 'FROM') {
+    stages.push({ name: instruction.getBuildStage() ?? String(stages.length), workdir: '/', instructions: [] });
+  } else if (stages.length > 0) {
+    const stage = stages[stages.length - 1];
+    if (instruction.getKeyword() === 'WORKDIR') stage.workdir = posix.resolve(stage.workdir, instruction.getArgumentsContent());
+    stage.instructions.push(instruction);
+  }
+}
+const copies = (stage) => stage.instructions.filter((instruction) => instruction.getKeyword() === 'COPY');
+const fromStage = (copy) => copy.getFlags().find((flag) => flag.getName() === 'from')?.getValue();
+const paths = (copy) => copy.getArguments().map((argument) => argument.getValue());
+// Docker reads an instruction's arguments as a JSON array when they parse as one (exec form), else as a shell line.
+const execForm = (instruction) => {
+  try {
+    const parsed = JSON.parse(instruction.getArgumentsContent());
+    return Array.isArray(parsed) && parsed.every((part) => typeof part === 'string') ? parsed : null;
+  } catch {
+    return null;
+  }
+};
+
+// The context: what a checkout holds (git ls-files), less what .dockerignore excludes.
+const rules = existsSync(join(root, '.dockerignore')) ? readFileSync(join(root, '.dockerignore'), 'utf8') : '';
+const kept = ignore({ ignorecase: false }).add(rules).createFilter();
+const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
+if (tracked.status !== 0) {
+  console.error(`docker: git ls-files failed: ${tracked.stderr}`);
+  process.exit(1);
+}
+const context = tracked.stdout.split('\0').filter((file) => file !== '' && kept(file) && existsSync(join(root, file)));
+const inContext = (source) => {
+  const path = posix.normalize(source).replace(/^(\.\/|\/)+/, '').replace(/\/$/, '');
+  return path === '.' || context.some((file) => file === path || file.startsWith(`${path}/`));
+};
+for (const stage of stages) {
+  for (const copy of copies(stage).filter((copy) => fromStage(copy) === undefined)) {
+    for (const source of paths(copy).slice(0, -1)) {
+      if (!inContext(source)) problem(`${stage.name}: COPY ${source}: not in the build context (git ls-files less .dockerignore)`);
+    }
+  }
+}
+
+// Each stage another copies from is built from the context, then what is copied from it must exist.
+const runtime = stages[stages.length - 1];
+const built = [];
+for (const name of new Set(stages.flatMap((stage) => copies(stage).map(fromStage)).filter(Boolean))) {
+  const stage = stages.find((candidate) => candidate.name === name);
+  if (!stage) {
+    problem(`COPY --from=${name}: no such stage`);
+    continue;
+  }
+  const contextCopy = stage.instructions.findIndex(
+    (instruction) => instruction.getKeyword() === 'COPY' && fromStage(instruction) === undefined && paths(instruction).join(' ') === '. .',
+  );
+  if (contextCopy < 0) {
+    problem(`${name}: no COPY . . (this check builds a stage from the whole context)`);
+    continue;
+  }
+  const folder = mkdtempSync(join(tmpdir(), 'check-docker-'));
+  try {
+    for (const file of context) {
+      mkdirSync(dirname(join(folder, file)), { recursive: true });
+      cpSync(join(root, file), join(folder, file), { verbatimSymlinks: true });
+    }
+    symlinkSync(join(root, 'node_modules'), join(folder, 'node_modules'), 'dir');
+    const env = { ...process.env };
+    let failed = false;
+    stage.instructions.forEach((instruction, index) => {
+      if (instruction.getKeyword() === 'ENV') for (const property of instruction.getProperties()) env[property.getName()] = property.getValue() ?? '';
+      if (instruction.getKeyword() !== 'RUN' || index < contextCopy || failed) return;
+      const exec = execForm(instruction);
+      const [command, ...args] = exec ?? ['/bin/sh', '-c', instruction.getArgumentsContent()];
+      const result = spawnSync(command, args, { cwd: folder, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+      if (result.status !== 0) {
+        failed = true;
+        process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+        problem(`${name}: RUN ${instruction.getArgumentsContent()}: exits ${result.status ?? result.signal ?? result.error?.message} on the build context`);
+      }
+    });
+    if (!failed) {
+      for (const copy of copies(runtime).filter((copy) => fromStage(copy) === name)) {
+        for (const source of paths(copy).slice(0, -1)) {
+          const path = posix.relative(stage.workdir, posix.resolve(stage.workdir, source));
+          if (path.startsWith('..') || !existsSync(join(folder, path))) problem(`${runtime.name}: COPY --from=${name} ${source}: the ${name} stage does not make it`);
+        }
+      }
+      built.push(name);
+    }
+  } finally {
+    rmSync(join(folder, 'node_modules'), { force: true });
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+console.log(`docker: OK (${context.length} files in the build context; ${built.join(', ')} stage built from it, every COPY --from source made)`);
