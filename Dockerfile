@@ -2,6 +2,9 @@
 # Full install (dev dependencies included: TypeScript), then compile to dist/.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
+# The `npm install` below runs install scripts, and that of @scarf/scarf (a runtime dependency: @nestjs/swagger ->
+# swagger-ui-dist) would report the install to its vendor. This turns that report off.
+ENV SCARF_ANALYTICS=false
 
 # Lockfile first so the dependency layer is cached until package*.json changes.
 # `npm install` with the lock rather than `npm ci`: the lock does not list other platforms' optional binaries
@@ -21,8 +24,9 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 
-# Production dependencies only. No runtime dependency has an install script (only dev ones: @swc/core,
-# @parcel/watcher), so scripts are skipped.
+# Production dependencies only, without install scripts: the one runtime dependency that has one is @scarf/scarf,
+# whose postinstall only reports the install to its vendor (@swc/core and @parcel/watcher have one too, but are
+# dev dependencies, not installed here).
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
