@@ -39,4 +39,8 @@ RUN mkdir -p .data && chown node:node .data
 USER node
 
 EXPOSE 3000
+# For a plain `docker run` (compose and deploy/k8s define their own probes): the image has no curl, so Node's own
+# fetch asks /readyz (database, migrations and Redis answer), as docker-compose.yml does.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/src/main.js"]

@@ -5,8 +5,9 @@
  * @balena/dockerignore); every `COPY` from the context finds its sources there; the context is copied to a
  * temporary folder with this checkout's node_modules linked in (standing for the stage's `npm install`), the
  * build stage's `RUN` commands that follow its `COPY . .` run there as the Dockerfile writes them (parsed by
- * dockerfile-ast, with the stage's `ENV`), and every `COPY --from=<stage>` source then exists. Takes about as long
- * as `npm run build:service`. Prints one line per problem and exits 1, or "docker: OK".
+ * dockerfile-ast, with the stage's `ENV`), every `COPY --from=<stage>` source then exists, and so does the file
+ * the image's `node` CMD runs; the image has a HEALTHCHECK asking /readyz. Takes about as long as
+ * `npm run build:service`. Prints one line per problem and exits 1, or "docker: OK".
  */
 const { spawnSync } = require('node:child_process');
 const { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } = require('node:fs');
@@ -66,6 +67,9 @@ for (const stage of stages) {
 
 // Each stage another copies from is built from the context, then what is copied from it must exist.
 const runtime = stages[stages.length - 1];
+const last = (stage, keyword) => stage.instructions.filter((instruction) => instruction.getKeyword() === keyword).at(-1);
+const startCommand = last(runtime, 'CMD') && execForm(last(runtime, 'CMD'));
+const script = startCommand?.[0] === 'node' ? posix.resolve(runtime.workdir, startCommand[1]) : undefined;
 const built = [];
 for (const name of new Set(stages.flatMap((stage) => copies(stage).map(fromStage)).filter(Boolean))) {
   const stage = stages.find((candidate) => candidate.name === name);
@@ -107,6 +111,14 @@ for (const name of new Set(stages.flatMap((stage) => copies(stage).map(fromStage
           const path = posix.relative(stage.workdir, posix.resolve(stage.workdir, source));
           if (path.startsWith('..') || !existsSync(join(folder, path))) problem(`${runtime.name}: COPY --from=${name} ${source}: the ${name} stage does not make it`);
         }
+        // The file CMD runs, when this COPY puts it in the image: the build must have made it.
+        if (script === undefined || paths(copy).length !== 2) continue;
+        const from = posix.resolve(stage.workdir, paths(copy)[0]);
+        const to = posix.resolve(runtime.workdir, paths(copy)[1]);
+        if (script === to || script.startsWith(`${to}/`)) {
+          const path = posix.relative(stage.workdir, from + script.slice(to.length));
+          if (!existsSync(join(folder, path))) problem(`${runtime.name}: CMD runs ${startCommand[1]}, which the ${name} stage does not make`);
+        }
       }
       built.push(name);
     }
@@ -116,8 +128,13 @@ for (const name of new Set(stages.flatMap((stage) => copies(stage).map(fromStage
   }
 }
 
+// A plain `docker run` is health-checked too (compose and deploy/k8s set their own), by /readyz as compose is.
+const healthcheck = last(runtime, 'HEALTHCHECK');
+if (!healthcheck) problem(`${runtime.name}: no HEALTHCHECK (a plain docker run would have none)`);
+else if (!/\/readyz\b/.test(healthcheck.getArgumentsContent() ?? '')) problem(`${runtime.name}: the HEALTHCHECK does not ask /readyz`);
+
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`docker: OK (${context.length} files in the build context; ${built.join(', ')} stage built from it, every COPY --from source made)`);
+console.log(`docker: OK (${context.length} files in the build context; ${built.join(', ')} stage built from it, every COPY --from source made; HEALTHCHECK asks /readyz)`);
