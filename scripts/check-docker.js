@@ -27,7 +27,9 @@ for (const instruction of DockerfileParser.parse(readFileSync(join(root, 'Docker
     stages.push({ name: instruction.getBuildStage() ?? String(stages.length), workdir: '/', instructions: [] });
   } else if (stages.length > 0) {
     const stage = stages[stages.length - 1];
-    if (instruction.getKeyword() === 'WORKDIR') stage.workdir = posix.resolve(stage.workdir, instruction.getArgumentsContent());
+    if (instruction.getKeyword() === 'WORKDIR') {
+      stage.workdir = posix.resolve(stage.workdir, instruction.getArgumentsContent());
+    }
     stage.instructions.push(instruction);
   }
 }
@@ -94,7 +96,9 @@ for (const name of new Set(stages.flatMap((stage) => copies(stage).map(fromStage
     const env = { ...process.env };
     let failed = false;
     stage.instructions.forEach((instruction, index) => {
-      if (instruction.getKeyword() === 'ENV') for (const property of instruction.getProperties()) env[property.getName()] = property.getValue() ?? '';
+      if (instruction.getKeyword() === 'ENV') {
+        for (const property of instruction.getProperties()) env[property.getName()] = property.getValue() ?? '';
+      }
       if (instruction.getKeyword() !== 'RUN' || index < contextCopy || failed) return;
       const exec = execForm(instruction);
       const [command, ...args] = exec ?? ['/bin/sh', '-c', instruction.getArgumentsContent()];
@@ -102,14 +106,17 @@ for (const name of new Set(stages.flatMap((stage) => copies(stage).map(fromStage
       if (result.status !== 0) {
         failed = true;
         process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
-        problem(`${name}: RUN ${instruction.getArgumentsContent()}: exits ${result.status ?? result.signal ?? result.error?.message} on the build context`);
+        const exit = result.status ?? result.signal ?? result.error?.message;
+        problem(`${name}: RUN ${instruction.getArgumentsContent()}: exits ${exit} on the build context`);
       }
     });
     if (!failed) {
       for (const copy of copies(runtime).filter((copy) => fromStage(copy) === name)) {
         for (const source of paths(copy).slice(0, -1)) {
           const path = posix.relative(stage.workdir, posix.resolve(stage.workdir, source));
-          if (path.startsWith('..') || !existsSync(join(folder, path))) problem(`${runtime.name}: COPY --from=${name} ${source}: the ${name} stage does not make it`);
+          if (path.startsWith('..') || !existsSync(join(folder, path))) {
+            problem(`${runtime.name}: COPY --from=${name} ${source}: the ${name} stage does not make it`);
+          }
         }
         // The file CMD runs, when this COPY puts it in the image: the build must have made it.
         if (script === undefined || paths(copy).length !== 2) continue;
@@ -117,7 +124,9 @@ for (const name of new Set(stages.flatMap((stage) => copies(stage).map(fromStage
         const to = posix.resolve(runtime.workdir, paths(copy)[1]);
         if (script === to || script.startsWith(`${to}/`)) {
           const path = posix.relative(stage.workdir, from + script.slice(to.length));
-          if (!existsSync(join(folder, path))) problem(`${runtime.name}: CMD runs ${startCommand[1]}, which the ${name} stage does not make`);
+          if (!existsSync(join(folder, path))) {
+            problem(`${runtime.name}: CMD runs ${startCommand[1]}, which the ${name} stage does not make`);
+          }
         }
       }
       built.push(name);
@@ -137,4 +146,5 @@ if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`docker: OK (${context.length} files in the build context; ${built.join(', ')} stage built from it, every COPY --from source made; HEALTHCHECK asks /readyz)`);
+const made = `${built.join(', ')} stage built from it, every COPY --from source made`;
+console.log(`docker: OK (${context.length} files in the build context; ${made}; HEALTHCHECK asks /readyz)`);
