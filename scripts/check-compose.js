@@ -55,7 +55,8 @@ for (const secret of ['JWT_SECRET', 'ADMIN_API_KEY', 'ENCRYPTION_KEY']) {
 if (JSON.stringify(migrate.environment) !== JSON.stringify(gateway.environment)) problem('migrate: not the same environment as gateway');
 if (!/\$\{POSTGRES_PASSWORD:\?/.test(postgres.environment?.POSTGRES_PASSWORD ?? '')) problem('postgres: POSTGRES_PASSWORD must come from outside');
 
-const known = new Set([...readFileSync(join(root, '.env.example'), 'utf8').matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]));
+// A variable .env.example lists, set or commented out (`# NODE_ENV=production`).
+const known = new Set([...readFileSync(join(root, '.env.example'), 'utf8').matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]));
 for (const name of Object.keys(env)) if (!known.has(name)) problem(`gateway: ${name} is not a variable the service reads (.env.example)`);
 
 // The service's configuration check accepts it, once compose has put in the secrets (random ones here).

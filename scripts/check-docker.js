@@ -142,6 +142,16 @@ const healthcheck = last(runtime, 'HEALTHCHECK');
 if (!healthcheck) problem(`${runtime.name}: no HEALTHCHECK (a plain docker run would have none)`);
 else if (!/\/readyz\b/.test(healthcheck.getArgumentsContent() ?? '')) problem(`${runtime.name}: the HEALTHCHECK does not ask /readyz`);
 
+// `docker run --env-file .env` with a copy of .env.example: an empty `VAR=` line there would override what the
+// image sets (NODE_ENV=production turned into development, with no error), so such variables stay commented out.
+const imageEnv = runtime.instructions
+  .filter((instruction) => instruction.getKeyword() === 'ENV')
+  .flatMap((instruction) => instruction.getProperties().map((property) => property.getName()));
+const example = readFileSync(join(root, '.env.example'), 'utf8');
+for (const name of imageEnv) {
+  if (new RegExp(`^${name}=`, 'm').test(example)) problems.push(`.env.example: sets ${name}, which the image sets (ENV): comment it out`);
+}
+
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
