@@ -187,6 +187,28 @@ describe('management API (contract "Management API")', () => {
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: 'Invalid request', details });
     });
+
+    it('keeps a tenant to 100 usable tokens, even when asked concurrently; a revoked or expired one frees its place', async () => {
+      const { tenantId } = await createTenant(testApp); // with one token already
+      const create = (body: object = { name: 'more' }) => admin(testApp, 'POST', `/tenants/${tenantId}/api-tokens`, body);
+      const answers = await Promise.all(Array.from({ length: 110 }, () => create()));
+      expect(answers.filter((answer) => answer.status === 201)).toHaveLength(99);
+      const refused = answers.filter((answer) => answer.status !== 201);
+      expect(refused.map((answer) => [answer.status, answer.body])).toEqual(
+        Array(11).fill([403, { error: 'api token limit reached: a tenant may have at most 100 usable API tokens' }]),
+      );
+      const tokens = (await admin(testApp, 'GET', `/tenants/${tenantId}/api-tokens`)).body.api_tokens;
+      expect(tokens).toHaveLength(100);
+      expect((await admin(testApp, 'DELETE', `/tenants/${tenantId}/api-tokens/${tokens[5].id}`)).status).toBe(204);
+      expect((await create()).status).toBe(201);
+      expect((await create()).status).toBe(403);
+      // A token that has expired no longer counts.
+      const database = testApp.app.get(DataSource);
+      await database.query("UPDATE api_tokens SET expires_at = now() - interval '1 minute' WHERE id = $1", [tokens[6].id]);
+      expect((await create()).status).toBe(201);
+      // Other tenants are not affected.
+      expect((await admin(testApp, 'POST', `/tenants/${(await createTenant(testApp)).tenantId}/api-tokens`, { name: 'x' })).status).toBe(201);
+    });
   });
 
   describe('HMAC keys', () => {
@@ -241,6 +263,21 @@ describe('management API (contract "Management API")', () => {
       } finally {
         await receiver.stop();
       }
+    });
+
+    it('keeps a tenant to 10 active keys, even when asked concurrently; a revoked one frees its place', async () => {
+      const { tenantId } = await createTenant(testApp); // with one key already
+      const create = () => admin(testApp, 'POST', `/tenants/${tenantId}/hmac-keys`);
+      const answers = await Promise.all(Array.from({ length: 15 }, () => create()));
+      expect(answers.filter((answer) => answer.status === 201)).toHaveLength(9);
+      expect(answers.filter((answer) => answer.status !== 201).map((answer) => [answer.status, answer.body])).toEqual(
+        Array(6).fill([403, { error: 'hmac key limit reached: a tenant may have at most 10 active HMAC keys' }]),
+      );
+      const keys = (await admin(testApp, 'GET', `/tenants/${tenantId}/hmac-keys`)).body.hmac_keys;
+      expect(keys).toHaveLength(10);
+      expect((await admin(testApp, 'DELETE', `/tenants/${tenantId}/hmac-keys/${keys[3].id}`)).status).toBe(204);
+      expect((await create()).status).toBe(201);
+      expect((await create()).status).toBe(403);
     });
 
     it('revokes with 204; revoking again is 204 and keeps the first revoked_at', async () => {

@@ -5,7 +5,7 @@ import { compactJson, keepWrittenText, writtenText } from '../common/json-text';
 import { TenantId } from '../common/tenant-id';
 import { DatabasePool } from '../database/database-pool';
 import { Snapshot } from '../database/read-through-cache';
-import { Tenant } from '../tenancy/tenant.entity';
+import { withTenantLock } from '../tenancy/tenant-lock';
 import { Action } from './action.entity';
 import { ACTION_BY_NAME_SQL, INSERT_ACTION_SQL, TENANT_ACTIONS_SNAPSHOT_SQL, UPDATE_ACTION_SQL } from './actions.sql';
 
@@ -83,8 +83,7 @@ export class ActionsRepository {
    */
   async insertWithinLimit(tenantId: TenantId, action: Action, limit: number): Promise<InsertOutcome> {
     try {
-      return await this.dataSource.transaction(async (manager) => {
-        await manager.getRepository(Tenant).createQueryBuilder('tenant').setLock('pessimistic_write').where({ id: tenantId }).getOne();
+      return await withTenantLock(this.dataSource, tenantId, async (manager) => {
         const actions = manager.getRepository(Action);
         if (await actions.existsBy({ tenantId, name: action.name })) return 'name_taken';
         if ((await actions.countBy({ tenantId })) >= limit) return 'limit_reached';

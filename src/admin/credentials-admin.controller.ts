@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiTokenDto } from '../auth/api-token.dto';
 import { ApiBearerAuth, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, invalid, notFound } from '../common/api-errors.decorator';
+import { ApiErrors, forbidden, invalid, notFound } from '../common/api-errors.decorator';
 import { NoStore } from '../common/no-store.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
@@ -44,7 +44,7 @@ export class CredentialsAdminController {
   @NoStore()
   @ApiOperation({ operationId: 'createApiToken', summary: 'Issue an API token (its value is in this response only)' })
   @ApiCreatedResponse({ type: ApiTokenResponse })
-  @ApiErrors(invalid('name: is required'), 413)
+  @ApiErrors(invalid('name: is required'), forbidden('api token limit reached: a tenant may have at most 100 usable API tokens'), 413)
   async createApiToken(@Param('tenant_id') tenantId: string, @Body() body: CreateApiTokenRequest): Promise<{ api_token: ApiTokenDto }> {
     return { api_token: await this.admin.createApiToken(tenantId, body.name, body.expires_at) };
   }
@@ -69,7 +69,7 @@ export class CredentialsAdminController {
   @NoStore()
   @ApiOperation({ operationId: 'createHmacKey', summary: 'Create an HMAC key (shown in this response only); it becomes the primary key' })
   @ApiCreatedResponse({ type: HmacKeyResponse })
-  @ApiErrors(invalid('body: must be a JSON object'), 413)
+  @ApiErrors(invalid('body: must be a JSON object'), forbidden('hmac key limit reached: a tenant may have at most 10 active HMAC keys'), 413)
   async createHmacKey(@Param('tenant_id') tenantId: string): Promise<{ hmac_key: HmacKeyDto }> {
     return { hmac_key: await this.admin.createHmacKey(tenantId) };
   }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull, Repository } from 'typeorm';
+import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
 import { DatabasePool } from '../database/database-pool';
 import { Snapshot } from '../database/read-through-cache';
 import { TenantStatus } from '../tenancy/tenant.entity';
+import { withTenantLock } from '../tenancy/tenant-lock';
 import { ApiToken } from './api-token.entity';
 import { TOKEN_BY_HASH_SQL, TOKEN_STANDING_SNAPSHOT_SQL } from './api-tokens.sql';
 
@@ -38,14 +39,26 @@ export class ApiTokensRepository {
   private readonly tokens: Repository<ApiToken>;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly pool: DatabasePool,
   ) {
     this.tokens = dataSource.getRepository(ApiToken);
   }
 
-  insert(token: ApiToken): Promise<unknown> {
-    return this.tokens.insert(token);
+  /** Inserts unless the tenant already has `limit` usable tokens (neither revoked nor expired at `now`); false when it has. */
+  insertWithinLimit(tenantId: TenantId, token: ApiToken, limit: number, now: Date): Promise<boolean> {
+    return withTenantLock(this.dataSource, tenantId, async (manager) => {
+      const tokens = manager.getRepository(ApiToken);
+      const usable = await tokens.count({
+        where: [
+          { tenantId, revokedAt: IsNull(), expiresAt: IsNull() },
+          { tenantId, revokedAt: IsNull(), expiresAt: MoreThan(now) },
+        ],
+      });
+      if (usable >= limit) return false;
+      await tokens.insert(token);
+      return true;
+    });
   }
 
   listByTenant(tenantId: TenantId): Promise<ApiToken[]> {

@@ -10,13 +10,15 @@ import { ReadThroughCache } from '../database/read-through-cache';
 import { TenancyService } from '../tenancy/tenancy.service';
 import { ApiToken } from './api-token.entity';
 import { ApiTokenDto } from './api-token.dto';
-import { ApiTokenNotFoundError, InvalidApiTokenError } from './auth.errors';
+import { ApiTokenLimitReachedError, ApiTokenNotFoundError, InvalidApiTokenError } from './auth.errors';
 import { ApiTokensRepository, ApiTokenWithTenantStatus, TokenStanding } from './api-tokens.repository';
 import { Principal } from './principal';
 import { generateApiToken, hashApiToken, sameDigest } from './token-credentials';
 
 /** The most API tokens whose standing the read model keeps in memory. */
 const STANDINGS_KEPT = 100_000;
+/** The most usable (neither revoked nor expired) API tokens a tenant may have: its rows and memory stay bounded. */
+export const MAX_USABLE_API_TOKENS = 100;
 
 /** API tokens: issued and revoked by the admin panel, checked at the token exchange and on every bearer call. */
 @Injectable()
@@ -41,18 +43,19 @@ export class ApiTokensService {
   async create(tenantId: TenantId, name: string, expiresAt: string | Date | null = null): Promise<ApiTokenDto> {
     const expiry = this.expiryOf(expiresAt);
     const { token, hash, prefix } = generateApiToken();
+    const now = this.clock.now();
     const entity = Object.assign(new ApiToken(), {
       id: this.ids.next(),
       tenantId,
       name,
       prefix,
       tokenHash: hash,
-      createdAt: this.clock.now(),
+      createdAt: now,
       expiresAt: expiry,
       lastUsedAt: null,
       revokedAt: null,
     });
-    await this.tokens.insert(entity);
+    if (!(await this.tokens.insertWithinLimit(tenantId, entity, MAX_USABLE_API_TOKENS, now))) throw new ApiTokenLimitReachedError(MAX_USABLE_API_TOKENS);
     return { ...this.map(entity), token };
   }
 

@@ -7,6 +7,13 @@ export class InvalidApiTokenError extends DomainError {
   }
 }
 
+export class ApiTokenLimitReachedError extends DomainError {
+  readonly kind = 'forbidden';
+  constructor(limit: number) {
+    super(`api token limit reached: a tenant may have at most ${limit} usable API tokens`);
+  }
+}
+
 export class ApiTokenNotFoundError extends DomainError {
   readonly kind = 'not_found';
   constructor() {

@@ -4,6 +4,7 @@ import { DataSource, IsNull, Repository } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
 import { DatabasePool } from '../database/database-pool';
 import { Snapshot } from '../database/read-through-cache';
+import { withTenantLock } from '../tenancy/tenant-lock';
 import { HmacKey } from './hmac-key.entity';
 import { ACTIVE_KEYS_SNAPSHOT_SQL } from './hmac-keys.sql';
 
@@ -18,7 +19,7 @@ export class HmacKeysRepository {
   private readonly keys: Repository<HmacKey>;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly pool: DatabasePool,
   ) {
     this.keys = dataSource.getRepository(HmacKey);
@@ -31,8 +32,14 @@ export class HmacKeysRepository {
     return { version: Number(rows[0].read_version), value };
   }
 
-  insert(key: HmacKey): Promise<unknown> {
-    return this.keys.insert(key);
+  /** Inserts unless the tenant already has `limit` active keys; false when it has. */
+  insertWithinLimit(tenantId: TenantId, key: HmacKey, limit: number): Promise<boolean> {
+    return withTenantLock(this.dataSource, tenantId, async (manager) => {
+      const keys = manager.getRepository(HmacKey);
+      if ((await keys.countBy({ tenantId, revokedAt: IsNull() })) >= limit) return false;
+      await keys.insert(key);
+      return true;
+    });
   }
 
   /** Newest first: the first active one is the primary. */

@@ -11,7 +11,7 @@ import { HmacKey } from './hmac-key.entity';
 import { HmacKeyDto } from './hmac-key.dto';
 import { HmacKeysRepository, SealedKey } from './hmac-keys.repository';
 import { KeyCipher } from './key-cipher';
-import { HmacKeyNotFoundError } from './webhooks.errors';
+import { HmacKeyLimitReachedError, HmacKeyNotFoundError } from './webhooks.errors';
 
 /** The keys a tenant's deliveries are signed with: the newest active one signs the body, all active sign the header. */
 export interface SigningKeys {
@@ -21,6 +21,12 @@ export interface SigningKeys {
 
 /** The most tenants whose decrypted signing keys the read model keeps in memory. */
 const KEY_SETS_KEPT = 10_000;
+/**
+ * The most active keys a tenant may have. Every active key signs every call's `webhook-signature` header, so
+ * without a bound a tenant (through a portal session, say) could make each of its calls, and its cached key set,
+ * as large as it likes; rotation needs two or three.
+ */
+export const MAX_ACTIVE_HMAC_KEYS = 10;
 
 @Injectable()
 export class HmacKeysService {
@@ -60,7 +66,7 @@ export class HmacKeysService {
       createdAt: this.clock.now(),
       revokedAt: null,
     });
-    await this.keys.insert(entity);
+    if (!(await this.keys.insertWithinLimit(tenantId, entity, MAX_ACTIVE_HMAC_KEYS))) throw new HmacKeyLimitReachedError(MAX_ACTIVE_HMAC_KEYS);
     const primaryId = (await this.keys.listActive(tenantId))[0]?.id;
     return { ...this.map(entity, primaryId), key };
   }

@@ -1,5 +1,12 @@
 import { DomainError } from '../common/domain.error';
 
+export class HmacKeyLimitReachedError extends DomainError {
+  readonly kind = 'forbidden';
+  constructor(limit: number) {
+    super(`hmac key limit reached: a tenant may have at most ${limit} active HMAC keys`);
+  }
+}
+
 export class HmacKeyNotFoundError extends DomainError {
   readonly kind = 'not_found';
   constructor() {
