@@ -198,6 +198,8 @@ describe('actions (spec 4, contract "Actions")', () => {
       [{ json_schema: { type: 'object', properties: { ['lone \ud800']: {} } } }, 'json_schema: must not contain NUL characters or unpaired surrogates'],
       [{ json_schema: { type: 'object', enum: [{ x: 'tail \udc00' }] } }, 'json_schema: must not contain NUL characters or unpaired surrogates'],
       [{ json_schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 700 }, (_, i) => [`p${i}`, { type: 'string', minLength: 1 }])) } }, 'json_schema: has more than 2000 values'],
+      // 30,000 characters once read, but 180,000 bytes as sent back (each one \u0001).
+      [{ json_schema: { type: 'object', description: '\u0001'.repeat(30_000) } }, 'json_schema: is larger than 131072 bytes as written'],
     ])('gives 400 Invalid request naming the field for %j', async (override, details) => {
       const calls = receiver.calls.length;
       const response = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url(), override) });
