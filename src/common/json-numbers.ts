@@ -15,10 +15,9 @@ import { closingQuote } from './json-text';
  *   `1e-400`) cannot be forwarded unchanged at all: it is reported, and the execution refuses it (400).
  *
  * Everything else in the service (validation above all) keeps working on the plain JavaScript value. The record
- * is kept on the parsed object or array holding the number, under a symbol of this module, so it lives exactly as
- * long as the body. JSON.stringify, Object.keys, `for...in` (Ajv's walks) and structured clone (the schema
- * worker's copy) all skip symbol keys. A WeakMap keyed by the containers did the same, but filling it took
- * 2 µs per container, and most of a second for a 1 MB body of 100,000 small arrays on a loaded host.
+ * is a WeakMap keyed by the parsed object or array holding the number, so it lives exactly as long as the body.
+ * (A symbol-keyed property on the container was faster to fill, but validators that list every own key, such as
+ * zod's records in the MCP SDK, then saw it as a member.)
  */
 export interface NumberLiteral {
   /** The JavaScript number the parsed body holds at this place. */
@@ -35,12 +34,11 @@ export interface NumberLiteral {
 // five times as much to fill). An entry, possibly empty, also marks every container on the way to a literal that
 // cannot be forwarded, so inexactNumbers() never descends where there is none.
 type Literals = Map<string, NumberLiteral> | (NumberLiteral | undefined)[];
-const LITERALS = Symbol('number literals');
-type Annotated = { [LITERALS]?: Literals };
+const LITERALS = new WeakMap<object, Literals>();
 
-/** What is recorded on `container`, if anything. */
+/** What is recorded for `container`, if anything. */
 function recorded(container: object): Literals | undefined {
-  return (container as Annotated)[LITERALS];
+  return LITERALS.get(container);
 }
 
 // A number JSON.parse may not hold exactly has 16 or more digits (a dot allowed among them) or an exponent; with
@@ -234,7 +232,7 @@ export function inexactNumbers(value: unknown, path: string, limit = Number.POSI
 
 function literalsOf(container: object): Literals {
   let literals = recorded(container);
-  if (!literals) (container as Annotated)[LITERALS] = literals = Array.isArray(container) ? [] : new Map();
+  if (!literals) LITERALS.set(container, (literals = Array.isArray(container) ? [] : new Map()));
   return literals;
 }
 
