@@ -75,6 +75,7 @@ describe('console sessions and portal links (issue 13)', () => {
       const current = await withSession(testApp.baseUrl, session, 'GET', '/session');
       expect(current.status).toBe(200);
       expect(current.body).toEqual(body);
+      expect(current.headers.get('cache-control')).toBe('no-store'); // it carries the CSRF token
     });
 
     it('makes the cookie Secure in production', async () => {

@@ -3,6 +3,7 @@ import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrors, invalid } from '../common/api-errors.decorator';
 import { ErrorBody } from '../common/error-body';
+import { NoStore } from '../common/no-store.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { AppConfig } from '../config/app-config';
 import { ExchangeRateLimited } from '../rate-limit/rate-limit.decorators';
@@ -51,6 +52,7 @@ export class ConsoleSessionController {
   }
 
   @Get('session')
+  @NoStore() // the answer carries the session's CSRF token
   @ApiOperation({
     summary: 'The current console session with its CSRF token, or null when there is none',
     operationId: 'getSession',
