@@ -1,6 +1,6 @@
-import { Anchor, Breadcrumbs, Loader, Stack, Text, Title } from '@mantine/core';
+import { Loader, Stack, Text, Title } from '@mantine/core';
 import { IconFileDescription, IconHistory, IconPlayerPlay } from '@tabler/icons-react';
-import { Link, Outlet, useLocation, useParams } from 'react-router';
+import { Outlet, useLocation, useParams } from 'react-router';
 import { seg } from '../api/client';
 import type { Action } from '../api/types';
 import { useApi } from '../api/use-api';
@@ -8,7 +8,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { SectionNav } from '../components/SectionNav';
 import { ActionContext, useTenant } from './tenant-context';
 
-/** One action: its name and description, and its sections (definition, try it, execution log). */
+/** One action: its name and description, and its sections (definition, try it, execution log). The tenant's breadcrumb trail ends at it. */
 export function ActionLayout() {
   const tenantContext = useTenant();
   const { actionName = '' } = useParams();
@@ -24,14 +24,6 @@ export function ActionLayout() {
   return (
     <Stack gap="md">
       <ErrorAlert error={action.error} />
-      <nav aria-label="Breadcrumb">
-        <Breadcrumbs>
-          <Anchor component={Link} to={`${tenantContext.base}/actions`}>
-            Actions
-          </Anchor>
-          <Text ff="monospace">{action.data.action.name}</Text>
-        </Breadcrumbs>
-      </nav>
       <Stack gap={4}>
         <Title order={2} ff="monospace">
           {action.data.action.name}

@@ -1,4 +1,4 @@
-import { Button, Code, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Code, Group, Paper, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { IconKey, IconPlus } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
 import { del, post } from '../api/client';
@@ -62,7 +62,7 @@ export function ApiTokensPage() {
                 <Table.Th>Expires</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>
-                  <span aria-hidden>&nbsp;</span>
+                  <VisuallyHidden>Revoke</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>

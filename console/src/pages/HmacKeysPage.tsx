@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Code, Group, Modal, Paper, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Modal, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconInfoCircle, IconPlus, IconRotateClockwise, IconSignature } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -93,7 +93,7 @@ export function HmacKeysPage() {
                 <Table.Th>Created</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>
-                  <span aria-hidden>&nbsp;</span>
+                  <VisuallyHidden>Revoke</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>

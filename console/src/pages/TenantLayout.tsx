@@ -12,10 +12,13 @@ import { TenantContext } from './tenant-context';
 
 const SECTIONS = ['actions', 'api-tokens', 'hmac-keys', 'settings'] as const;
 
-/** One tenant: its name and status, and its sections as tabs (Settings for operators only). */
+/**
+ * One tenant: where it sits (the page's one breadcrumb trail, down to the action when one is open), its name and
+ * status, and its sections as tabs (Settings for operators only).
+ */
 export function TenantLayout() {
   const session = useSignedIn();
-  const { tenantId = '' } = useParams();
+  const { tenantId = '', actionName } = useParams();
   const location = useLocation();
   const base = `/tenants/${seg(tenantId)}`;
   const tenant = useApi<{ tenant: Tenant }>(base);
@@ -27,22 +30,35 @@ export function TenantLayout() {
   const section = SECTIONS.find((name) => location.pathname.includes(`${base}/${name}`)) ?? 'actions';
   const context: TenantContext = { tenant: tenant.data.tenant, base, reloadTenant: tenant.reload };
   const operator = session.kind === 'operator';
+  const name = tenant.data.tenant.name;
+  // Each step but the last is a link; a tenant's developers see their tenant alone, so their trail starts below it.
+  const trail = [
+    ...(operator ? [{ to: '/tenants', label: 'Tenants' }, { to: base, label: name }] : []),
+    ...(actionName === undefined ? [] : [{ to: `${base}/actions`, label: 'Actions' }, { to: '', label: <Text span ff="monospace">{actionName}</Text> }]),
+  ];
 
   return (
     <Stack gap="md">
       <ErrorAlert error={tenant.error} />
-      {operator && (
+      {trail.length > 1 && (
         <nav aria-label="Breadcrumb">
           <Breadcrumbs>
-            <Anchor component={Link} to="/tenants">
-              Tenants
-            </Anchor>
-            <Text>{tenant.data.tenant.name}</Text>
+            {trail.map((step, index) =>
+              index < trail.length - 1 ? (
+                <Anchor key={step.to} component={Link} to={step.to}>
+                  {step.label}
+                </Anchor>
+              ) : (
+                <Text key="here" aria-current="page">
+                  {step.label}
+                </Text>
+              ),
+            )}
           </Breadcrumbs>
         </nav>
       )}
       <Group gap="sm">
-        <Title order={1}>{tenant.data.tenant.name}</Title>
+        <Title order={1}>{name}</Title>
         <StatusBadge status={tenant.data.tenant.status} />
       </Group>
       <SectionNav

@@ -9,6 +9,7 @@ import { useSend } from '../api/use-send';
 import { CodeBlock } from '../components/CodeBlock';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorAlert } from '../components/ErrorAlert';
+import { PageTitle } from '../components/PageTitle';
 import { Time } from '../components/Time';
 import { useSignedIn } from '../session';
 import { useTenant } from './tenant-context';
@@ -21,6 +22,7 @@ export function TenantSettingsPage() {
 
   return (
     <Stack>
+      <PageTitle title="Settings" description="The tenant's name, its developers' access to this console, and whether it can be used at all." />
       <RenameForm tenant={tenant} base={base} onSaved={reloadTenant} />
       <PortalLinkCard base={base} disabled={tenant.status === 'disabled'} />
       <Paper withBorder p="lg" radius="md">
