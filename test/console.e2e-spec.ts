@@ -417,6 +417,28 @@ describe('Gateway Management console (in a browser)', () => {
     }
   });
 
+  it('takes the "copy it now" panel away when the token or key it shows is revoked', async () => {
+    const fresh = await createTenant(testApp, { hmacKey: false });
+    await page.goto(console$(`/tenants/${fresh.tenantId}/api-tokens`));
+    await page.getByLabel('Token name').fill('short-lived');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await visible(page.getByTestId('secret-once'));
+    const row = page.getByTestId('api-token-row').filter({ hasText: 'short-lived' });
+    await row.getByRole('button', { name: 'Revoke short-lived' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
+    await hasText(row, 'revoked');
+    await hasCount(page.getByTestId('secret-once'), 0);
+    await visible(page.getByRole('button', { name: 'Create token' })); // the form is back
+
+    await page.getByRole('link', { name: 'HMAC keys' }).click();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await visible(page.getByTestId('secret-once'));
+    await page.getByTestId('hmac-key-row').getByRole('button', { name: /^Revoke key/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await hasText(page.getByTestId('hmac-key-row'), 'revoked');
+    await hasCount(page.getByTestId('secret-once'), 0);
+  });
+
   it('makes a portal link that opens a session scoped to the tenant, once, leaving no secret in the address', async () => {
     await page.goto(console$(`/tenants/${state.tenantId}/settings`));
     await page.getByRole('button', { name: 'Create portal link' }).click();

@@ -90,6 +90,8 @@ export function ApiTokensPage() {
                         confirmLabel="Revoke token"
                         onConfirm={async () => {
                           await del(`${base}/api-tokens/${token.id}`);
+                          // A revoked token is no longer worth copying: its "copy it now" panel goes too.
+                          setCreated((shown) => (shown?.id === token.id ? undefined : shown));
                           await tokens.reload();
                         }}
                       >

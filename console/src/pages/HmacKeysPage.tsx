@@ -133,6 +133,8 @@ export function HmacKeysPage() {
                         confirmLabel="Revoke key"
                         onConfirm={async () => {
                           await del(`${base}/hmac-keys/${key.id}`);
+                          // A revoked key is no longer worth copying: its "copy it now" panel goes too.
+                          setCreated((shown) => (shown?.id === key.id ? undefined : shown));
                           await keys.reload();
                         }}
                       >
