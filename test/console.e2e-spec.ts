@@ -116,6 +116,39 @@ describe('Gateway Management console (in a browser)', () => {
     expect(serious).toEqual([]);
   }
 
+  /**
+   * What is wrong with the page's layout as drawn: wider than the window (it scrolls sideways), a badge cut short
+   * ("SU…"), a time broken over lines, a bidi control (U+202E) that can reorder more than the `untrusted` text
+   * carrying it (the bidi paragraph or isolate it sits in holds other words too: "Disable <U+202E>evil?" turns its
+   * "?" around). Blocks (a heading, a cell, a flex item) are paragraphs of their own; inline text beside other words is not.
+   */
+  const layoutProblems = (target: Page, untrusted: string[] = []): Promise<string[]> =>
+    target.evaluate(`((untrusted) => {
+      const problems = [];
+      const width = document.documentElement.scrollWidth;
+      if (width > window.innerWidth) problems.push('the page is ' + width + ' px wide in a window of ' + window.innerWidth);
+      for (const badge of document.querySelectorAll('.mantine-Badge-root, .mantine-Badge-label')) {
+        if (badge.scrollWidth > badge.clientWidth + 1) problems.push('badge cut: ' + badge.textContent);
+      }
+      for (const time of document.querySelectorAll('time')) {
+        if (time.getClientRects().length > 1) problems.push('time on ' + time.getClientRects().length + ' lines: ' + time.textContent);
+      }
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!/[\u202A-\u202E\u2066-\u2069]/.test(node.data)) continue;
+        const bounds = (element) => {
+          const style = getComputedStyle(element);
+          return !['inline', 'contents'].includes(style.display) || ['isolate', 'isolate-override', 'plaintext'].includes(style.unicodeBidi);
+        };
+        let scope = node.parentElement;
+        while (scope && !bounds(scope)) scope = scope.parentElement;
+        if (!untrusted.includes(node.data) || scope?.textContent !== node.data) {
+          problems.push('bidi controls reach the text around them: ' + JSON.stringify((scope ?? node.parentElement).textContent.slice(-60)));
+        }
+      }
+      return problems;
+    })(${JSON.stringify(untrusted)})`);
+
   it('serves the console with a strict Content-Security-Policy and no inline script', async () => {
     const response = await call(testApp.baseUrl, 'GET', '/console/tenants/anything');
     expect(response.status).toBe(200);
@@ -414,6 +447,70 @@ describe('Gateway Management console (in a browser)', () => {
       await hasCount(page.getByLabel('Loading executions'), 0);
     } finally {
       await page.unroute(failedOnly);
+    }
+  });
+
+  it('keeps long unbroken text inside its cards, badges and times whole, and bidi controls off the words around them', async () => {
+    // What receivers and tenants may send: compact JSON, base64, URLs of thousands of characters without a space, and
+    // U+202E (right-to-left override) left open.
+    const unbroken = (length: number) => 'abcdefghij'.repeat(Math.ceil(length / 10)).slice(0, length);
+    const flipped = '\u202Eevil.exe';
+    const fresh = await createTenant(testApp);
+    const tenantName = `T${unbroken(180)}${flipped}`;
+    expect((await admin(testApp, 'PATCH', `/tenants/${fresh.tenantId}`, { name: tenantName })).status).toBe(200);
+    const answers = [
+      { result: JSON.stringify({ data: unbroken(3000), more: unbroken(200) }), error: '' },
+      { result: '', error: `https://errors.example.com/${unbroken(600)}${flipped}` },
+      { result: `${flipped} and more`, error: '' },
+      { result: JSON.stringify({ data: unbroken(2000) }), error: '' },
+    ];
+    const description = `${unbroken(480)} ${flipped}`;
+    const untrusted = [tenantName, description, ...answers.flatMap((answer) => [answer.result, answer.error])];
+    const wordy = await Receiver.start((call, response) => {
+      const answer = JSON.parse(call.body).test ? {} : answers.shift();
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+    try {
+      const name = `long_${unbroken(55)}`;
+      const body = actionBody(wordy.url(`/${unbroken(300)}`), { name, description });
+      expect((await gateway(testApp, 'POST', '/actions', { token: fresh.jwt, body })).status).toBe(201);
+      for (let run = 0; run < 3; run += 1) {
+        await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: fresh.jwt, body: { parameters: { city: 'Oslo' } } });
+      }
+
+      await page.goto(console$(`/tenants/${fresh.tenantId}/actions`));
+      await visible(page.getByRole('link', { name }));
+      expect(await layoutProblems(page, untrusted)).toEqual([]);
+      await shoot(page, 'long-text-actions');
+
+      await page.getByRole('link', { name }).click();
+      await visible(page.getByRole('heading', { name, level: 2 }));
+      expect(await layoutProblems(page, untrusted)).toEqual([]);
+
+      await page.getByRole('link', { name: 'Execution log', exact: true }).click();
+      const log = page.getByTestId('execution-log');
+      await hasCount(log.getByTestId('execution-row'), 3);
+      for (const row of await log.getByTestId('execution-row').all()) await row.getByRole('button', { name: /Attempts of the execution/ }).click();
+      await hasCount(log.getByTestId('attempts'), 3);
+      // The row shows three lines of a long result; the attempts show all of it.
+      await hasText(log.getByTestId('execution-result').last(), unbroken(3000));
+      expect(await layoutProblems(page, untrusted)).toEqual([]);
+      await shoot(page, 'long-text-execution-log');
+
+      await page.getByRole('link', { name: 'Try it' }).first().click();
+      await page.getByTestId('try-form').getByLabel('city').fill('Oslo');
+      await page.getByTestId('try-form').getByRole('button', { name: 'Run action' }).click();
+      await hasText(page.getByTestId('try-outcome'), 'succeeded');
+      expect(await layoutProblems(page, untrusted)).toEqual([]);
+      await shoot(page, 'long-text-try-it');
+
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('button', { name: 'Disable tenant' }).click();
+      await visible(page.getByRole('dialog'));
+      expect(await layoutProblems(page, untrusted)).toEqual([]);
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    } finally {
+      await wordy.stop();
     }
   });
 

@@ -1,4 +1,4 @@
-import { createTheme, CSSVariablesResolver, Modal, Notification } from '@mantine/core';
+import { Badge, createTheme, CSSVariablesResolver, Modal, Notification } from '@mantine/core';
 
 /**
  * Mantine's theme with contrast good enough for WCAG AA (axe checks it): shade 9 for filled and outlined colours, text on
@@ -15,6 +15,8 @@ export const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   fontFamilyMonospace: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
   components: {
+    // A badge is a word or two (a status, an HTTP code): a narrow table column must not cut it to "SU…".
+    Badge: Badge.extend({ styles: { root: { minWidth: 'max-content', flexShrink: 0 } } }),
     // Icon-only close buttons need a name for screen readers. A dialog's <header> (its title) is no second banner
     // landmark beside the page's own header.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, attributes: { header: { role: 'none' } } } }),

@@ -6,7 +6,7 @@ import { ErrorAlert } from './ErrorAlert';
 
 interface ConfirmButtonProps extends ButtonProps {
   /** The question in the dialog's title. */
-  title: string;
+  title: ReactNode;
   message: ReactNode;
   confirmLabel: string;
   onConfirm: () => Promise<unknown>;

@@ -6,6 +6,7 @@ import type { Action } from '../api/types';
 import { useApi } from '../api/use-api';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { SectionNav } from '../components/SectionNav';
+import { Untrusted } from '../components/Untrusted';
 import { ActionContext, useTenant } from './tenant-context';
 
 /** One action: its name and description, and its sections (definition, try it, execution log). The tenant's breadcrumb trail ends at it. */
@@ -26,9 +27,11 @@ export function ActionLayout() {
       <ErrorAlert error={action.error} />
       <Stack gap={4}>
         <Title order={2} ff="monospace">
-          {action.data.action.name}
+          <Untrusted>{action.data.action.name}</Untrusted>
         </Title>
-        <Text>{action.data.action.description}</Text>
+        <Text>
+          <Untrusted>{action.data.action.description}</Untrusted>
+        </Text>
       </Stack>
       <SectionNav
         label="Action sections"

@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { del } from '../api/client';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { Time } from '../components/Time';
+import { Untrusted } from '../components/Untrusted';
 import { useAction } from './tenant-context';
 
 /** What an action is: webhook, schema (pretty-printed), dates; edit, try or delete it. */
@@ -25,12 +26,16 @@ export function ActionOverviewPage() {
         </Button>
         <ConfirmButton
           size="sm"
-          title={`Delete ${action.name}?`}
+          title={
+            <>
+              Delete <Untrusted>{action.name}</Untrusted>?
+            </>
+          }
           message="The action and its whole execution log are deleted. The platform can no longer run it."
           confirmLabel="Delete action"
           onConfirm={async () => {
             await del(actionBase);
-            notifications.show({ color: 'teal', title: 'Action deleted', message: action.name });
+            notifications.show({ color: 'teal', title: 'Action deleted', message: <Untrusted>{action.name}</Untrusted> });
             navigate(`${base}/actions`);
           }}
         >
@@ -40,8 +45,8 @@ export function ActionOverviewPage() {
       <Paper withBorder p="lg" radius="md">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <Field label="Webhook URL">
-            <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
-              {action.webhook_url}
+            <Text ff="monospace" size="sm">
+              <Untrusted>{action.webhook_url}</Untrusted>
             </Text>
           </Field>
           <Field label="Created">

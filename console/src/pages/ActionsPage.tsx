@@ -9,6 +9,7 @@ import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { PageTitle } from '../components/PageTitle';
 import { Time } from '../components/Time';
+import { Untrusted } from '../components/Untrusted';
 import { useTenant } from './tenant-context';
 
 /** A tenant's actions, or what to do when there are none. */
@@ -44,13 +45,18 @@ export function ActionsPage() {
                 <Table.Tr key={action.id}>
                   <Table.Td>
                     <Anchor component={Link} to={`${base}/actions/${action.name}`} ff="monospace" fw={600}>
-                      {action.name}
+                      <Untrusted>{action.name}</Untrusted>
                     </Anchor>
                   </Table.Td>
-                  <Table.Td>{action.description}</Table.Td>
+                  {/* Three lines at most; the action's own page shows all of it. */}
                   <Table.Td>
-                    <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
-                      {action.webhook_url}
+                    <Text size="sm" lineClamp={3}>
+                      <Untrusted>{action.description}</Untrusted>
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text ff="monospace" size="sm" lineClamp={3}>
+                      <Untrusted>{action.webhook_url}</Untrusted>
                     </Text>
                   </Table.Td>
                   <Table.Td>

@@ -12,6 +12,7 @@ import { PageTitle } from '../components/PageTitle';
 import { SecretOnce } from '../components/SecretOnce';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
+import { Untrusted } from '../components/Untrusted';
 import { useTenant } from './tenant-context';
 
 function standing(token: ApiToken): 'active' | 'revoked' | 'expired' {
@@ -69,7 +70,9 @@ export function ApiTokensPage() {
             <Table.Tbody>
               {tokens.data.api_tokens.map((token) => (
                 <Table.Tr key={token.id} data-testid="api-token-row">
-                  <Table.Td fw={600}>{token.name}</Table.Td>
+                  <Table.Td fw={600}>
+                    <Untrusted>{token.name}</Untrusted>
+                  </Table.Td>
                   <Table.Td>
                     <Code>{token.prefix}…</Code>
                   </Table.Td>
@@ -85,7 +88,11 @@ export function ApiTokensPage() {
                     {!token.revoked_at && (
                       <ConfirmButton
                         aria-label={`Revoke ${token.name}`}
-                        title={`Revoke “${token.name}”?`}
+                        title={
+                          <>
+                            Revoke “<Untrusted>{token.name}</Untrusted>”?
+                          </>
+                        }
                         message="It can no longer be exchanged, and bearer tokens made from it stop working within 60 seconds. This cannot be undone."
                         confirmLabel="Revoke token"
                         onConfirm={async () => {
@@ -137,6 +144,7 @@ function CreateTokenForm({ path, onCreated }: { path: string; onCreated: (token:
               value={expires}
               onChange={(event) => setExpires(event.currentTarget.value)}
               w={240}
+             
             />
             <Button type="submit" loading={busy} leftSection={<IconPlus size={16} aria-hidden />}>
               Create token

@@ -4,12 +4,14 @@ import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
 import type { Execution } from '../api/types';
 import { useApi } from '../api/use-api';
+import { CodeBlock } from '../components/CodeBlock';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { formatClock, formatDuration, formatTime } from '../components/format';
 import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
+import { Untrusted } from '../components/Untrusted';
 import { useAction } from './tenant-context';
 
 export const REFRESH_MS = 3_000;
@@ -108,12 +110,15 @@ export function ExecutionLogPage() {
                     <Table.Td>{formatDuration(execution.duration_ms)}</Table.Td>
                     <Table.Td>{execution.attempts}</Table.Td>
                     <Table.Td>
+                      {/* Three lines at most here; the attempts row shows all of it. */}
                       {execution.error ? (
-                        <Text size="sm" c="red.9">
-                          {execution.error}
+                        <Text size="sm" c="red.9" lineClamp={3}>
+                          <Untrusted>{execution.error}</Untrusted>
                         </Text>
                       ) : (
-                        <Text size="sm">{execution.result ?? '—'}</Text>
+                        <Text size="sm" lineClamp={3}>
+                          {execution.result === null ? '—' : <Untrusted>{execution.result}</Untrusted>}
+                        </Text>
                       )}
                     </Table.Td>
                   </Table.Tr>
@@ -141,6 +146,8 @@ function Attempts({ execution }: { execution: Execution }) {
       <Text size="sm">
         Execution <Code>{execution.id}</Code> (the <Code>webhook-id</Code> of every attempt)
       </Text>
+      {execution.result && <FullText label="Result" text={execution.result} />}
+      {execution.error && <FullText label="Error" text={execution.error} />}
       <Table withTableBorder aria-label="Attempts">
         <Table.Thead>
           <Table.Tr>
@@ -156,7 +163,7 @@ function Attempts({ execution }: { execution: Execution }) {
             <Table.Tr key={attempt.attempt} data-testid="attempt-row">
               <Table.Td>{attempt.attempt}</Table.Td>
               <Table.Td>
-                <time dateTime={attempt.started_at} title={attempt.started_at}>
+                <time dateTime={attempt.started_at} title={attempt.started_at} style={{ whiteSpace: 'nowrap' }}>
                   {formatClock(attempt.started_at)}
                 </time>
               </Table.Td>
@@ -164,7 +171,7 @@ function Attempts({ execution }: { execution: Execution }) {
               <Table.Td>{attempt.http_status ?? '—'}</Table.Td>
               <Table.Td>
                 {attempt.error ? (
-                  attempt.error
+                  <Untrusted>{attempt.error}</Untrusted>
                 ) : (
                   <Badge color="teal" radius="sm">
                     ok
@@ -175,6 +182,20 @@ function Attempts({ execution }: { execution: Execution }) {
           ))}
         </Table.Tbody>
       </Table>
+    </Stack>
+  );
+}
+
+/** All of a result or error that the log's row shows three lines of. */
+function FullText({ label, text }: { label: string; text: string }) {
+  return (
+    <Stack gap={2}>
+      <Text size="sm" fw={600}>
+        {label}
+      </Text>
+      <CodeBlock wrap aria-label={label} data-testid={`execution-${label.toLowerCase()}`}>
+        <Untrusted>{text}</Untrusted>
+      </CodeBlock>
     </Stack>
   );
 }

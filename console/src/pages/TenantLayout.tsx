@@ -7,6 +7,7 @@ import { useApi } from '../api/use-api';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { SectionNav } from '../components/SectionNav';
 import { StatusBadge } from '../components/StatusBadge';
+import { Untrusted } from '../components/Untrusted';
 import { useSignedIn } from '../session';
 import { TenantContext } from './tenant-context';
 
@@ -30,11 +31,11 @@ export function TenantLayout() {
   const section = SECTIONS.find((name) => location.pathname.includes(`${base}/${name}`)) ?? 'actions';
   const context: TenantContext = { tenant: tenant.data.tenant, base, reloadTenant: tenant.reload };
   const operator = session.kind === 'operator';
-  const name = tenant.data.tenant.name;
+  const name = <Untrusted>{tenant.data.tenant.name}</Untrusted>;
   // Each step but the last is a link; a tenant's developers see their tenant alone, so their trail starts below it.
   const trail = [
     ...(operator ? [{ to: '/tenants', label: 'Tenants' }, { to: base, label: name }] : []),
-    ...(actionName === undefined ? [] : [{ to: `${base}/actions`, label: 'Actions' }, { to: '', label: <Text span ff="monospace">{actionName}</Text> }]),
+    ...(actionName === undefined ? [] : [{ to: `${base}/actions`, label: 'Actions' }, { to: '', label: <Text span ff="monospace"><Untrusted>{actionName}</Untrusted></Text> }]),
   ];
 
   return (
@@ -42,7 +43,7 @@ export function TenantLayout() {
       <ErrorAlert error={tenant.error} />
       {trail.length > 1 && (
         <nav aria-label="Breadcrumb">
-          <Breadcrumbs>
+          <Breadcrumbs styles={{ breadcrumb: { whiteSpace: 'normal' } }}>
             {trail.map((step, index) =>
               index < trail.length - 1 ? (
                 <Anchor key={step.to} component={Link} to={step.to}>

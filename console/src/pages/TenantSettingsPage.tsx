@@ -12,6 +12,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { PageTitle } from '../components/PageTitle';
 import { Time } from '../components/Time';
 import { useSignedIn } from '../session';
+import { Untrusted } from '../components/Untrusted';
 import { useTenant } from './tenant-context';
 
 /** Operators: rename, disable or enable the tenant, and make a portal link for its developers. */
@@ -37,7 +38,11 @@ export function TenantSettingsPage() {
             {tenant.status === 'active' ? (
               <ConfirmButton
                 size="sm"
-                title={`Disable ${tenant.name}?`}
+                title={
+                  <>
+                    Disable <Untrusted>{tenant.name}</Untrusted>?
+                  </>
+                }
                 message="Nothing of the tenant can be used until it is enabled again."
                 confirmLabel="Disable tenant"
                 onConfirm={async () => {
@@ -62,7 +67,7 @@ function RenameForm({ tenant, base, onSaved }: { tenant: Tenant; base: string; o
   const { send, busy, error } = useSend(async () => {
     await patch(base, { name });
     await onSaved();
-    notifications.show({ color: 'teal', title: 'Tenant renamed', message: name });
+    notifications.show({ color: 'teal', title: 'Tenant renamed', message: <Untrusted>{name}</Untrusted> });
   });
 
   const submit = (event: FormEvent) => {

@@ -12,6 +12,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
+import { Untrusted } from '../components/Untrusted';
 import { useSignedIn } from '../session';
 
 /** Operators: every tenant, and a new one. */
@@ -46,7 +47,7 @@ export function TenantsPage() {
                 <Table.Tr key={tenant.id}>
                   <Table.Td>
                     <Anchor component={Link} to={`/tenants/${tenant.id}`} fw={600}>
-                      {tenant.name}
+                      <Untrusted>{tenant.name}</Untrusted>
                     </Anchor>
                   </Table.Td>
                   <Table.Td>
@@ -75,7 +76,7 @@ function CreateTenantForm({ onCreated }: { onCreated: () => void }) {
   const [name, setName] = useState('');
   const { send, busy, error } = useSend(async () => {
     const { tenant } = await post<{ tenant: Tenant }>('/tenants', { name });
-    notifications.show({ color: 'teal', title: 'Tenant created', message: tenant.name });
+    notifications.show({ color: 'teal', title: 'Tenant created', message: <Untrusted>{tenant.name}</Untrusted> });
     setName('');
     onCreated();
     navigate(`/tenants/${tenant.id}`);

@@ -14,6 +14,7 @@ import { FormValidator } from '../json-schema/form-validator';
 import { draftOf } from '../json-schema/meta-schemas';
 import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
+import { Untrusted } from '../components/Untrusted';
 import { useAction } from './tenant-context';
 
 
@@ -94,12 +95,14 @@ function Outcome({ execution, logPath }: { execution: Execution; logPath: string
             <Text size="sm" fw={600}>
               Result
             </Text>
-            <CodeBlock>{execution.result}</CodeBlock>
+            <CodeBlock wrap aria-label="Result">
+              <Untrusted>{execution.result}</Untrusted>
+            </CodeBlock>
           </Stack>
         )}
         {execution.error && (
           <Alert color="red" variant="outline" title="Error">
-            {execution.error}
+            <Untrusted>{execution.error}</Untrusted>
           </Alert>
         )}
         <Text size="sm">
