@@ -120,7 +120,8 @@ describe('Gateway Management console (in a browser)', () => {
    * What is wrong with the page's layout as drawn: wider than the window (it scrolls sideways), a badge cut short
    * ("SU…"), a time broken over lines, a bidi control (U+202E) that can reorder more than the `untrusted` text
    * carrying it (the bidi paragraph or isolate it sits in holds other words too: "Disable <U+202E>evil?" turns its
-   * "?" around). Blocks (a heading, a cell, a flex item) are paragraphs of their own; inline text beside other words is not.
+   * "?" around), and on a phone a header whose content runs out of its fixed bar or tabs off the screen. Blocks (a
+   * heading, a cell, a flex item) are paragraphs of their own; inline text beside other words is not.
    */
   const layoutProblems = (target: Page, untrusted: string[] = []): Promise<string[]> =>
     target.evaluate(`((untrusted) => {
@@ -145,6 +146,17 @@ describe('Gateway Management console (in a browser)', () => {
         if (!untrusted.includes(node.data) || scope?.textContent !== node.data) {
           problems.push('bidi controls reach the text around them: ' + JSON.stringify((scope ?? node.parentElement).textContent.slice(-60)));
         }
+      }
+      const header = document.querySelector('header');
+      if (header) {
+        const bar = header.getBoundingClientRect();
+        for (const item of header.querySelectorAll('a, button, .mantine-Badge-root')) {
+          const box = item.getBoundingClientRect();
+          if (box.height > 0 && (box.top < bar.top || box.bottom > bar.bottom || box.right > bar.right)) problems.push('out of the header: ' + (item.textContent || item.getAttribute('aria-label')));
+        }
+      }
+      for (const tab of document.querySelectorAll('nav[aria-label$="sections"] a')) {
+        if (tab.getBoundingClientRect().right > window.innerWidth) problems.push('tab off the screen: ' + tab.textContent);
       }
       return problems;
     })(${JSON.stringify(untrusted)})`);
@@ -447,6 +459,35 @@ describe('Gateway Management console (in a browser)', () => {
       await hasCount(page.getByLabel('Loading executions'), 0);
     } finally {
       await page.unroute(failedOnly);
+    }
+  });
+
+  it('holds its layout on a phone (390 px): the header in its bar, every tab on screen, tables scrolling inside their cards', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      const tenant = `/tenants/${state.tenantId}`;
+      // Each page, and what shows once its data is in.
+      const pages: Array<[string, Locator]> = [
+        ['/tenants', page.getByRole('table', { name: 'Tenants' })],
+        [`${tenant}/actions`, page.getByRole('table', { name: 'Actions' })],
+        [`${tenant}/api-tokens`, page.getByTestId('api-token-row')],
+        [`${tenant}/hmac-keys`, page.getByTestId('hmac-key-row')],
+        [`${tenant}/settings`, page.getByRole('button', { name: 'Create portal link' })],
+        [`${tenant}/actions/${state.actionName}`, page.getByTestId('action-schema')],
+        [`${tenant}/actions/${state.actionName}/executions`, page.getByTestId('execution-row')],
+      ];
+      for (const [path, loaded] of pages) {
+        await page.goto(console$(path));
+        await visible(loaded);
+        expect({ path, problems: await layoutProblems(page) }).toEqual({ path, problems: [] });
+      }
+      await expectAccessible(page);
+      await shoot(page, 'phone-execution-log');
+      await page.goto(console$(`/tenants/${state.tenantId}/api-tokens`));
+      await visible(page.getByRole('table'));
+      await shoot(page, 'phone-api-tokens');
+    } finally {
+      await page.setViewportSize(VIEWPORT);
     }
   });
 

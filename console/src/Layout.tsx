@@ -40,15 +40,20 @@ export function Layout() {
     <AppShell header={{ height: 60 }} padding="md">
       <AppShell.Header>
         <Container size="xl" h="100%">
-          <Group h="100%" justify="space-between">
+          {/* The bar has a fixed height: on a phone its words give way (the logo keeps the link) rather than wrap onto the page. */}
+          <Group h="100%" justify="space-between" wrap="nowrap">
             <Anchor component={Link} to={home} underline="never" c="inherit" aria-label="Gateway Management: home">
-              <Group gap="xs">
+              <Group gap="xs" wrap="nowrap">
                 <Logo />
-                <Text fw={700}>Action Gateway</Text>
-                <Text c="dimmed">Gateway Management</Text>
+                <Text fw={700} visibleFrom="xs">
+                  Action Gateway
+                </Text>
+                <Text c="dimmed" visibleFrom="sm">
+                  Gateway Management
+                </Text>
               </Group>
             </Anchor>
-            <Group gap="sm">
+            <Group gap="sm" wrap="nowrap">
               <Badge variant="outline" color={session.kind === 'operator' ? 'blue' : 'gray'} radius="sm" size="lg">
                 {session.kind === 'operator' ? 'Operator' : 'Tenant portal'}
               </Badge>

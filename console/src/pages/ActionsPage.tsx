@@ -8,6 +8,7 @@ import { useApi } from '../api/use-api';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { PageTitle } from '../components/PageTitle';
+import { TableScroll } from '../components/TableScroll';
 import { Time } from '../components/Time';
 import { Untrusted } from '../components/Untrusted';
 import { useTenant } from './tenant-context';
@@ -31,41 +32,43 @@ export function ActionsPage() {
       {actions.data && actions.data.actions.length === 0 && <NoActionsYet register={register} />}
       {actions.data && actions.data.actions.length > 0 && (
         <Paper withBorder radius="md">
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Actions">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Description</Table.Th>
-                <Table.Th>Webhook URL</Table.Th>
-                <Table.Th>Updated</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {actions.data.actions.map((action) => (
-                <Table.Tr key={action.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`${base}/actions/${action.name}`} ff="monospace" fw={600}>
-                      <Untrusted>{action.name}</Untrusted>
-                    </Anchor>
-                  </Table.Td>
-                  {/* Three lines at most; the action's own page shows all of it. */}
-                  <Table.Td>
-                    <Text size="sm" lineClamp={3}>
-                      <Untrusted>{action.description}</Untrusted>
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text ff="monospace" size="sm" lineClamp={3}>
-                      <Untrusted>{action.webhook_url}</Untrusted>
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Time value={action.updated_at} />
-                  </Table.Td>
+          <TableScroll minWidth={640}>
+            <Table striped highlightOnHover verticalSpacing="sm" aria-label="Actions">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Description</Table.Th>
+                  <Table.Th>Webhook URL</Table.Th>
+                  <Table.Th>Updated</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {actions.data.actions.map((action) => (
+                  <Table.Tr key={action.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`${base}/actions/${action.name}`} ff="monospace" fw={600}>
+                        <Untrusted>{action.name}</Untrusted>
+                      </Anchor>
+                    </Table.Td>
+                    {/* Three lines at most; the action's own page shows all of it. */}
+                    <Table.Td>
+                      <Text size="sm" lineClamp={3}>
+                        <Untrusted>{action.description}</Untrusted>
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text ff="monospace" size="sm" lineClamp={3}>
+                        <Untrusted>{action.webhook_url}</Untrusted>
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Time value={action.updated_at} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
         </Paper>
       )}
     </Stack>

@@ -11,6 +11,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { PageTitle } from '../components/PageTitle';
 import { SecretOnce } from '../components/SecretOnce';
 import { StatusBadge } from '../components/StatusBadge';
+import { TableScroll } from '../components/TableScroll';
 import { Time } from '../components/Time';
 import { Untrusted } from '../components/Untrusted';
 import { useTenant } from './tenant-context';
@@ -53,63 +54,65 @@ export function ApiTokensPage() {
       )}
       {tokens.data && tokens.data.api_tokens.length > 0 && (
         <Paper withBorder radius="md">
-          <Table striped verticalSpacing="sm" aria-label="API tokens" data-testid="api-tokens">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Prefix</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Last used</Table.Th>
-                <Table.Th>Expires</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Revoke</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {tokens.data.api_tokens.map((token) => (
-                <Table.Tr key={token.id} data-testid="api-token-row">
-                  <Table.Td fw={600}>
-                    <Untrusted>{token.name}</Untrusted>
-                  </Table.Td>
-                  <Table.Td>
-                    <Code>{token.prefix}…</Code>
-                  </Table.Td>
-                  <Table.Td>
-                    <Time value={token.created_at} />
-                  </Table.Td>
-                  <Table.Td>{token.last_used_at ? <Time value={token.last_used_at} /> : 'never'}</Table.Td>
-                  <Table.Td>{token.expires_at ? <Time value={token.expires_at} /> : 'never'}</Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={standing(token)} />
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {!token.revoked_at && (
-                      <ConfirmButton
-                        aria-label={`Revoke ${token.name}`}
-                        title={
-                          <>
-                            Revoke “<Untrusted>{token.name}</Untrusted>”?
-                          </>
-                        }
-                        message="It can no longer be exchanged, and bearer tokens made from it stop working within 60 seconds. This cannot be undone."
-                        confirmLabel="Revoke token"
-                        onConfirm={async () => {
-                          await del(`${base}/api-tokens/${token.id}`);
-                          // A revoked token is no longer worth copying: its "copy it now" panel goes too.
-                          setCreated((shown) => (shown?.id === token.id ? undefined : shown));
-                          await tokens.reload();
-                        }}
-                      >
-                        Revoke
-                      </ConfirmButton>
-                    )}
-                  </Table.Td>
+          <TableScroll minWidth={900}>
+            <Table striped verticalSpacing="sm" aria-label="API tokens" data-testid="api-tokens">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Prefix</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th>Last used</Table.Th>
+                  <Table.Th>Expires</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Revoke</VisuallyHidden>
+                  </Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {tokens.data.api_tokens.map((token) => (
+                  <Table.Tr key={token.id} data-testid="api-token-row">
+                    <Table.Td fw={600}>
+                      <Untrusted>{token.name}</Untrusted>
+                    </Table.Td>
+                    <Table.Td>
+                      <Code>{token.prefix}…</Code>
+                    </Table.Td>
+                    <Table.Td>
+                      <Time value={token.created_at} />
+                    </Table.Td>
+                    <Table.Td>{token.last_used_at ? <Time value={token.last_used_at} /> : 'never'}</Table.Td>
+                    <Table.Td>{token.expires_at ? <Time value={token.expires_at} /> : 'never'}</Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={standing(token)} />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      {!token.revoked_at && (
+                        <ConfirmButton
+                          aria-label={`Revoke ${token.name}`}
+                          title={
+                            <>
+                              Revoke “<Untrusted>{token.name}</Untrusted>”?
+                            </>
+                          }
+                          message="It can no longer be exchanged, and bearer tokens made from it stop working within 60 seconds. This cannot be undone."
+                          confirmLabel="Revoke token"
+                          onConfirm={async () => {
+                            await del(`${base}/api-tokens/${token.id}`);
+                            // A revoked token is no longer worth copying: its "copy it now" panel goes too.
+                            setCreated((shown) => (shown?.id === token.id ? undefined : shown));
+                            await tokens.reload();
+                          }}
+                        >
+                          Revoke
+                        </ConfirmButton>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
         </Paper>
       )}
     </Stack>
@@ -136,7 +139,7 @@ function CreateTokenForm({ path, onCreated }: { path: string; onCreated: (token:
       <form onSubmit={submit}>
         <Stack gap="xs">
           <Group align="flex-end">
-            <TextInput label="Token name" description="Who or what uses it" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={280} />
+            <TextInput label="Token name" description="Who or what uses it" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={280} maw="100%" />
             <TextInput
               label="Expires (optional)"
               description="Your local time; empty: never"
@@ -144,7 +147,7 @@ function CreateTokenForm({ path, onCreated }: { path: string; onCreated: (token:
               value={expires}
               onChange={(event) => setExpires(event.currentTarget.value)}
               w={240}
-             
+              maw="100%"
             />
             <Button type="submit" loading={busy} leftSection={<IconPlus size={16} aria-hidden />}>
               Create token

@@ -10,6 +10,7 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { formatClock, formatDuration, formatTime } from '../components/format';
 import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
+import { TableScroll } from '../components/TableScroll';
 import { Time } from '../components/Time';
 import { Untrusted } from '../components/Untrusted';
 import { useAction } from './tenant-context';
@@ -70,70 +71,72 @@ export function ExecutionLogPage() {
       )}
       {log.data && log.data.executions.length > 0 && (
         <Paper withBorder radius="md">
-          <Table verticalSpacing="sm" aria-label="Executions" data-testid="execution-log">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={40}>
-                  <VisuallyHidden>Show attempts</VisuallyHidden>
-                </Table.Th>
-                <Table.Th>Time</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>HTTP</Table.Th>
-                <Table.Th>Duration</Table.Th>
-                <Table.Th>Attempts</Table.Th>
-                <Table.Th>Result or error</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {log.data.executions.map((execution) => (
-                <Fragment key={execution.id}>
-                  <Table.Tr data-testid="execution-row" data-status={execution.status}>
-                    <Table.Td>
-                      <ActionIcon
-                        variant="subtle"
-                        color="gray"
-                        onClick={() => toggle(execution.id)}
-                        aria-expanded={open.has(execution.id)}
-                        aria-controls={`attempts-${execution.id}`}
-                        aria-label={`Attempts of the execution at ${formatTime(execution.created_at)}`}
-                      >
-                        {open.has(execution.id) ? <IconChevronDown size={16} aria-hidden /> : <IconChevronRight size={16} aria-hidden />}
-                      </ActionIcon>
-                    </Table.Td>
-                    <Table.Td>
-                      <Time value={execution.created_at} />
-                    </Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={execution.status} />
-                    </Table.Td>
-                    <Table.Td>{execution.http_status ?? '—'}</Table.Td>
-                    <Table.Td>{formatDuration(execution.duration_ms)}</Table.Td>
-                    <Table.Td>{execution.attempts}</Table.Td>
-                    <Table.Td>
-                      {/* Three lines at most here; the attempts row shows all of it. */}
-                      {execution.error ? (
-                        <Text size="sm" c="red.9" lineClamp={3}>
-                          <Untrusted>{execution.error}</Untrusted>
-                        </Text>
-                      ) : (
-                        <Text size="sm" lineClamp={3}>
-                          {execution.result === null ? '—' : <Untrusted>{execution.result}</Untrusted>}
-                        </Text>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                  {open.has(execution.id) && (
-                    <Table.Tr id={`attempts-${execution.id}`}>
-                      <Table.Td />
-                      <Table.Td colSpan={6}>
-                        <Attempts execution={execution} />
+          <TableScroll minWidth={720}>
+            <Table verticalSpacing="sm" aria-label="Executions" data-testid="execution-log">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w={40}>
+                    <VisuallyHidden>Show attempts</VisuallyHidden>
+                  </Table.Th>
+                  <Table.Th>Time</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>HTTP</Table.Th>
+                  <Table.Th>Duration</Table.Th>
+                  <Table.Th>Attempts</Table.Th>
+                  <Table.Th>Result or error</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {log.data.executions.map((execution) => (
+                  <Fragment key={execution.id}>
+                    <Table.Tr data-testid="execution-row" data-status={execution.status}>
+                      <Table.Td>
+                        <ActionIcon
+                          variant="subtle"
+                          color="gray"
+                          onClick={() => toggle(execution.id)}
+                          aria-expanded={open.has(execution.id)}
+                          aria-controls={`attempts-${execution.id}`}
+                          aria-label={`Attempts of the execution at ${formatTime(execution.created_at)}`}
+                        >
+                          {open.has(execution.id) ? <IconChevronDown size={16} aria-hidden /> : <IconChevronRight size={16} aria-hidden />}
+                        </ActionIcon>
+                      </Table.Td>
+                      <Table.Td>
+                        <Time value={execution.created_at} />
+                      </Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={execution.status} />
+                      </Table.Td>
+                      <Table.Td>{execution.http_status ?? '—'}</Table.Td>
+                      <Table.Td>{formatDuration(execution.duration_ms)}</Table.Td>
+                      <Table.Td>{execution.attempts}</Table.Td>
+                      <Table.Td>
+                        {/* Three lines at most here; the attempts row shows all of it. */}
+                        {execution.error ? (
+                          <Text size="sm" c="red.9" lineClamp={3}>
+                            <Untrusted>{execution.error}</Untrusted>
+                          </Text>
+                        ) : (
+                          <Text size="sm" lineClamp={3}>
+                            {execution.result === null ? '—' : <Untrusted>{execution.result}</Untrusted>}
+                          </Text>
+                        )}
                       </Table.Td>
                     </Table.Tr>
-                  )}
-                </Fragment>
-              ))}
-            </Table.Tbody>
-          </Table>
+                    {open.has(execution.id) && (
+                      <Table.Tr id={`attempts-${execution.id}`}>
+                        <Table.Td />
+                        <Table.Td colSpan={6}>
+                          <Attempts execution={execution} />
+                        </Table.Td>
+                      </Table.Tr>
+                    )}
+                  </Fragment>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
         </Paper>
       )}
     </Stack>

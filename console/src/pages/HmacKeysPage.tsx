@@ -13,6 +13,7 @@ import { shortId } from '../components/format';
 import { PageTitle } from '../components/PageTitle';
 import { SecretOnce } from '../components/SecretOnce';
 import { StatusBadge } from '../components/StatusBadge';
+import { TableScroll } from '../components/TableScroll';
 import { Time } from '../components/Time';
 import { useTenant } from './tenant-context';
 
@@ -85,67 +86,69 @@ export function HmacKeysPage() {
       )}
       {keys.data && keys.data.hmac_keys.length > 0 && (
         <Paper withBorder radius="md">
-          <Table striped verticalSpacing="sm" aria-label="HMAC keys" data-testid="hmac-keys">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Key</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Revoke</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.hmac_keys.map((key) => (
-                <Table.Tr key={key.id} data-testid="hmac-key-row" data-primary={key.primary}>
-                  <Table.Td>
-                    <Code title={key.id}>{shortId(key.id)}</Code>
-                  </Table.Td>
-                  <Table.Td>
-                    {key.primary ? (
-                      <Badge color="blue" radius="sm">
-                        primary
-                      </Badge>
-                    ) : key.revoked_at ? (
-                      '—'
-                    ) : (
-                      'header only'
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Time value={key.created_at} />
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={key.revoked_at ? 'revoked' : 'active'} />
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {!key.revoked_at && (
-                      <ConfirmButton
-                        aria-label={`Revoke key ${shortId(key.id)}`}
-                        title={`Revoke key ${shortId(key.id)}?`}
-                        message={
-                          key.primary && active.length === 1
-                            ? 'It is the only active key: executions will fail with 409 until a new key is created.'
-                            : 'It signs nothing from now on. Receivers that still expect it will refuse calls.'
-                        }
-                        confirmLabel="Revoke key"
-                        onConfirm={async () => {
-                          await del(`${base}/hmac-keys/${key.id}`);
-                          // A revoked key is no longer worth copying: its "copy it now" panel goes too.
-                          setCreated((shown) => (shown?.id === key.id ? undefined : shown));
-                          await keys.reload();
-                        }}
-                      >
-                        Revoke
-                      </ConfirmButton>
-                    )}
-                  </Table.Td>
+          <TableScroll minWidth={560}>
+            <Table striped verticalSpacing="sm" aria-label="HMAC keys" data-testid="hmac-keys">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Key</Table.Th>
+                  <Table.Th>Role</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Revoke</VisuallyHidden>
+                  </Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {keys.data.hmac_keys.map((key) => (
+                  <Table.Tr key={key.id} data-testid="hmac-key-row" data-primary={key.primary}>
+                    <Table.Td>
+                      <Code title={key.id}>{shortId(key.id)}</Code>
+                    </Table.Td>
+                    <Table.Td>
+                      {key.primary ? (
+                        <Badge color="blue" radius="sm">
+                          primary
+                        </Badge>
+                      ) : key.revoked_at ? (
+                        '—'
+                      ) : (
+                        'header only'
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Time value={key.created_at} />
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={key.revoked_at ? 'revoked' : 'active'} />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      {!key.revoked_at && (
+                        <ConfirmButton
+                          aria-label={`Revoke key ${shortId(key.id)}`}
+                          title={`Revoke key ${shortId(key.id)}?`}
+                          message={
+                            key.primary && active.length === 1
+                              ? 'It is the only active key: executions will fail with 409 until a new key is created.'
+                              : 'It signs nothing from now on. Receivers that still expect it will refuse calls.'
+                          }
+                          confirmLabel="Revoke key"
+                          onConfirm={async () => {
+                            await del(`${base}/hmac-keys/${key.id}`);
+                            // A revoked key is no longer worth copying: its "copy it now" panel goes too.
+                            setCreated((shown) => (shown?.id === key.id ? undefined : shown));
+                            await keys.reload();
+                          }}
+                        >
+                          Revoke
+                        </ConfirmButton>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
         </Paper>
       )}
     </Stack>

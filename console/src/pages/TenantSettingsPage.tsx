@@ -81,7 +81,7 @@ function RenameForm({ tenant, base, onSaved }: { tenant: Tenant; base: string; o
         <Stack gap="xs">
           <Title order={3}>Name</Title>
           <Group align="flex-end">
-            <TextInput label="Tenant name" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={360} />
+            <TextInput label="Tenant name" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={360} maw="100%" />
             <Button type="submit" loading={busy} disabled={name === tenant.name}>
               Rename
             </Button>

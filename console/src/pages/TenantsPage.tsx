@@ -11,6 +11,7 @@ import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
+import { TableScroll } from '../components/TableScroll';
 import { Time } from '../components/Time';
 import { Untrusted } from '../components/Untrusted';
 import { useSignedIn } from '../session';
@@ -33,38 +34,40 @@ export function TenantsPage() {
       )}
       {tenants.data && tenants.data.tenants.length > 0 && (
         <Paper withBorder radius="md">
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Tenants">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th>Id</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {tenants.data.tenants.map((tenant) => (
-                <Table.Tr key={tenant.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/tenants/${tenant.id}`} fw={600}>
-                      <Untrusted>{tenant.name}</Untrusted>
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={tenant.status} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Time value={tenant.created_at} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text ff="monospace" size="sm">
-                      {tenant.id}
-                    </Text>
-                  </Table.Td>
+          <TableScroll minWidth={640}>
+            <Table striped highlightOnHover verticalSpacing="sm" aria-label="Tenants">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th>Id</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {tenants.data.tenants.map((tenant) => (
+                  <Table.Tr key={tenant.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/tenants/${tenant.id}`} fw={600}>
+                        <Untrusted>{tenant.name}</Untrusted>
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={tenant.status} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Time value={tenant.created_at} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Text ff="monospace" size="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {tenant.id}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
         </Paper>
       )}
     </Stack>
@@ -92,7 +95,7 @@ function CreateTenantForm({ onCreated }: { onCreated: () => void }) {
       <form onSubmit={submit}>
         <Stack gap="xs">
           <Group align="flex-end">
-            <TextInput label="New tenant's name" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={360} />
+            <TextInput label="New tenant's name" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={360} maw="100%" />
             <Button type="submit" loading={busy} leftSection={<IconPlus size={16} aria-hidden />}>
               Create tenant
             </Button>
