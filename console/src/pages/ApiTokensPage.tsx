@@ -95,7 +95,7 @@ export function ApiTokensPage() {
                               Revoke “<Untrusted>{token.name}</Untrusted>”?
                             </>
                           }
-                          message="It can no longer be exchanged, and bearer tokens made from it stop working within 60 seconds. This cannot be undone."
+                          message="It can no longer be exchanged, and bearer tokens made from it stop working at their next request, on every replica. This cannot be undone."
                           confirmLabel="Revoke token"
                           onConfirm={async () => {
                             await del(`${base}/api-tokens/${token.id}`);

@@ -31,7 +31,7 @@ export function TenantSettingsPage() {
           <Title order={3}>{tenant.status === 'active' ? 'Disable the tenant' : 'Enable the tenant'}</Title>
           <Text size="sm">
             {tenant.status === 'active'
-              ? 'Its API tokens and bearer tokens stop working (within 60 seconds on other replicas), and its portal sessions end at once.'
+              ? 'Its API tokens and bearer tokens stop working at their next request, on every replica, and its portal sessions end at once.'
               : 'Its API tokens work again. Portal sessions that were ended stay ended: make a new portal link.'}
           </Text>
           <Group>
