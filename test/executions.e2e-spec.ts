@@ -149,6 +149,18 @@ describe('executions (contract "Executions")', () => {
     expect(() => new Webhook(tenant.hmacKey).verify(call.body, call.headers as Record<string, string>)).not.toThrow();
   });
 
+  it('runs an action whose stored schema was saved before the size limit (131,072 bytes as written)', async () => {
+    const name = await actionAnswering(json(200, { result: 'ok', error: '' }), { json_schema: { type: 'object' } });
+    // 50,000 CJK characters: within the older limit of 65,536 characters, 150 KB in UTF-8.
+    const stored = JSON.stringify({ type: 'object', description: '天'.repeat(50_000) });
+    await testApp.app.get(DataSource).query('UPDATE actions SET json_schema = $1::json WHERE tenant_id = $2 AND name = $3', [stored, tenant.tenantId, name]);
+    const response = await execute(name, { parameters: {} });
+    expect([response.status, response.body.execution?.status]).toEqual([200, 'succeeded']);
+    // Saving it again as it is, though, is refused.
+    const again = await gateway(testApp, 'PUT', `/actions/${name}`, { token: tenant.jwt, raw: `{"json_schema":${stored}}` });
+    expect([again.status, again.body.details]).toEqual([400, 'json_schema: is larger than 131072 bytes as written']);
+  });
+
   it('forwards keys in the order the caller wrote them, integer-like ones too, signed as Python re-serializes them', async () => {
     const name = await actionAnswering(json(200, { result: 'ok', error: '' }), { json_schema: { type: 'object' } });
     const mark = receiver.calls.length;

@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { JsonSchemaCompiler, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, PreparedSchema } from './json-schema-compiler';
-import { MAX_EXPANDED_NODES } from './schema/schema-analysis';
+import { keepWrittenText } from '../common/json-text';
+import { MAX_EXPANDED_NODES, MAX_SCHEMA_BYTES } from './schema/schema-analysis';
 import { compileSchema, runCheck } from './schema/schema-compilation';
 import { SchemaSandbox } from './schema/schema-sandbox';
 
@@ -54,6 +55,19 @@ describe('JsonSchemaCompiler', () => {
     expect(await compiler.problemWith('t', wide)).toBe(`has more than ${MAX_SCHEMA_NODES} values`);
     const hugeEnum = { type: 'object', properties: { a: { enum: new Array(200_000).fill(0) } } };
     expect(await compiler.problemWith('t', hugeEnum)).toBe(`has more than ${MAX_SCHEMA_NODES} values`);
+  });
+
+  it('refuses to save a schema larger than the limit as written, escapes included, but runs one stored before the limit', async () => {
+    const problem = `is larger than ${MAX_SCHEMA_BYTES} bytes as written`;
+    // 30,000 characters read, 180,000 bytes written (each one \u0001, or \u0041 as the caller wrote it).
+    const escaped = { type: 'object', description: '\u0001'.repeat(30_000) };
+    expect(await compiler.problemWith('t', escaped)).toBe(problem);
+    const written = `{"type":"object","description":"${'\\u0041'.repeat(30_000)}"}`;
+    expect(await compiler.problemWith('t', keepWrittenText(JSON.parse(written), written))).toBe(problem);
+    // Two bytes each in UTF-8, written as they are: 120,000 bytes.
+    expect(await compiler.problemWith('t', { type: 'object', description: 'é'.repeat(60_000) })).toBeUndefined();
+    // What execute prepares from a stored schema is not measured: saved before the limit, it still runs.
+    expect(compiler.prepare(escaped).kind).toBe('isolated');
   });
 
   it('allows keywords it does not know, as JSON Schema does', async () => {

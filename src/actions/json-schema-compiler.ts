@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { ValidateFunction } from 'ajv';
 import { RateLimitExceededError } from '../common/common.errors';
+import { writtenText } from '../common/json-text';
 import { UnsupportedPatternError } from './schema/linear-regexp';
-import { analyzeSchema, SchemaCost } from './schema/schema-analysis';
+import { analyzeSchema, MAX_SCHEMA_BYTES, SchemaCost } from './schema/schema-analysis';
 import { compileSchema, ParameterCheck } from './schema/schema-compilation';
 import { SANDBOX_DEADLINE_MS, SchemaSandbox, schemaKey } from './schema/schema-sandbox';
 
@@ -32,6 +33,7 @@ export class JsonSchemaCompiler {
   async problemWith(owner: string, schema: Record<string, unknown>): Promise<string | undefined> {
     const prepared = this.prepare(schema);
     if (prepared.kind === 'broken') return prepared.problem;
+    if (Buffer.byteLength(writtenText(schema)) > MAX_SCHEMA_BYTES) return `is larger than ${MAX_SCHEMA_BYTES} bytes as written`;
     if (prepared.kind === 'inline') return undefined;
     const outcome = await this.sandbox.compile(owner, prepared.key, schema);
     switch (outcome.kind) {

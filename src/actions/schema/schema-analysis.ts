@@ -1,6 +1,5 @@
 import { UnsupportedPatternError, regexpWeight } from './linear-regexp';
 import { dialectOf, linearPattern, PatternCache } from './schema-ajv';
-import { writtenText } from '../../common/json-text';
 import { isStorableText } from '../../common/text.validators';
 import { FORMATS_WITHOUT_LINEAR_CHECK, linearFormats } from './schema-formats';
 
@@ -15,7 +14,8 @@ export const MAX_SCHEMA_TEXT = 65_536;
 /**
  * Bytes of a schema as it is given back: its JSON as written, without whitespace between tokens, in UTF-8. The
  * characters above are counted once read, and a `\u0001` escape is one character read but six bytes sent: 65,536
- * such characters made each schema 360 KB and a tenant's `GET /actions` 37 MB.
+ * such characters made each schema 360 KB and a tenant's `GET /actions` 37 MB. Checked when a schema is saved
+ * (JsonSchemaCompiler.problemWith), not when a stored one runs: one saved before this limit keeps working.
  */
 export const MAX_SCHEMA_BYTES = 131_072;
 /** Values a schema holds once every local `$ref` is replaced by its target: more is refused (2^n `allOf`s). */
@@ -66,7 +66,6 @@ export function analyzeSchema(schema: Record<string, unknown>, patterns: Pattern
   const size = sizeOf(schema, MAX_SCHEMA_NODES + 1);
   if (size.nodes > MAX_SCHEMA_NODES) return { kind: 'refused', problem: `has more than ${MAX_SCHEMA_NODES} values` };
   if (size.text > MAX_SCHEMA_TEXT) return { kind: 'refused', problem: `has more than ${MAX_SCHEMA_TEXT} characters of keys and strings` };
-  if (Buffer.byteLength(writtenText(schema)) > MAX_SCHEMA_BYTES) return { kind: 'refused', problem: `is larger than ${MAX_SCHEMA_BYTES} bytes as written` };
   // The schema is stored as PostgreSQL json, which can hold neither (a 500 from the database, before).
   if (size.unstorable) return { kind: 'refused', problem: 'must not contain NUL characters or unpaired surrogates (in a key or a string)' };
   if ('type' in schema && schema.type !== 'object') return { kind: 'refused', problem: 'type must be "object"' };
