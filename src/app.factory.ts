@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
@@ -22,6 +22,28 @@ import { Metrics } from './metrics/metrics';
 import { serveOpenApi } from './openapi/document';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Connections whose last request was answered before its body had all arrived (see closesWithoutAnswer). */
+const ANSWERED_UNREAD = new WeakSet<Socket>();
+
+/**
+ * Whether a connection whose request missed REQUEST_TIMEOUT_MS is closed without the 408, because an answer is
+ * due or given there already: an earlier request's, still being written (pipelining: a 408 now would arrive in
+ * its place, and the client would take an execution that ran for one that did not), after which the connection
+ * closes; or the late request's own, sent before its body was read (a GET with a body), and it just closes.
+ */
+function closesWithoutAnswer(socket: Socket): boolean {
+  // The answer being written on the connection: an earlier request's (whose body has all arrived), or the late
+  // request's own once it has begun; not the late request's own that has not (then the 408 takes its place).
+  const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (pending && !pending.writableFinished && (pending.req?.complete || pending.headersSent)) {
+    pending.once('finish', () => socket.destroy());
+    return true;
+  }
+  if (!ANSWERED_UNREAD.has(socket)) return false;
+  socket.destroy();
+  return true;
+}
 
 /** The Fastify adapter with the contract's limits: 1 MB bodies, request ids echoed or made. */
 export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter {
@@ -50,6 +72,7 @@ export function createAdapter(config: AppConfig, logger: Logger): FastifyAdapter
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => {
       if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
       const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+      if (timedOut && closesWithoutAnswer(socket)) return;
       const body = JSON.stringify(timedOut ? { error: 'Request timeout' } : { error: 'Invalid request', details: 'request: malformed HTTP request' });
       socket.end(
         `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -91,6 +114,11 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   registerJsonTextSerializer(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
+  });
+  fastify.addHook('onResponse', (request, _reply, done) => {
+    if (request.raw.complete) ANSWERED_UNREAD.delete(request.raw.socket);
+    else ANSWERED_UNREAD.add(request.raw.socket);
     done();
   });
   noteArrivals(fastify, app.get(ReadModel));

@@ -3,7 +3,8 @@ import { connect, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from './support/http';
-import { ServiceProcess } from './support/process';
+import { runCli, ServiceProcess } from './support/process';
+import { Receiver } from './support/receiver';
 
 /**
  * A client that sends its request slowly, or never finishes it, holds a connection and a file descriptor only
@@ -59,6 +60,46 @@ describe('a request that is not sent in time', () => {
     }
     // The service itself carries on.
     expect((await call(url, 'GET', '/healthz')).status).toBe(200);
+  });
+
+  it('lets an earlier request on the connection finish its answer (pipelining), then closes instead of a 408', async () => {
+    const receiver = await Receiver.start((call, response) => {
+      // The registration test is answered at once, an execution after 3 s: past the next request's deadline.
+      const wait = call.body.includes('"test":true') ? 0 : 3_000;
+      setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"late","error":""}'), wait);
+    });
+    try {
+      const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+      const { api_token } = JSON.parse(runCli(['bootstrap', '--tenant', 'pipelining'], env).stdout);
+      const jwt = (await call(url, 'POST', '/api/v1/gateway/token/exchange', { body: { api_token: api_token.token } })).body.jwt_token as string;
+      const body = { name: 'slow', description: 'answers in 3 s', webhook_url: receiver.url(), json_schema: { type: 'object' } };
+      expect((await call(url, 'POST', '/api/v1/gateway/actions', { token: jwt, body })).status).toBe(201);
+      const { hostname, port } = new URL(url);
+      const socket = connect(Number(port), hostname);
+      const execute = '{"parameters":{}}';
+      socket.write(
+        `POST /api/v1/gateway/actions/slow/execute HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${jwt}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${execute.length}\r\n\r\n${execute}` +
+          `POST /api/v1/gateway/actions HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+      );
+      const answer = await answerOf(socket, 15_000);
+      expect(answer).toBeDefined();
+      expect(answer!.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+      expect(answer).toContain('"result":"late"');
+      expect(answer).not.toContain('408');
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('closes without a 408 when the late request was answered before its body was read', async () => {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    socket.write(`GET /healthz HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: 1000\r\n\r\n{`);
+    const answer = await answerOf(socket, 10_000);
+    expect(answer).toBeDefined();
+    expect(answer!.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(answer!.match(/HTTP\/1\.1 /g)).toHaveLength(1);
   });
 
   it('logs a client that breaks off its body as such, not as the database being unavailable', async () => {
