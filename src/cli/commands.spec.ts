@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import dockerignore from '@balena/dockerignore';
 import { AdminRequest, COMMANDS, CommandError } from './commands';
 import { parseCommandLine } from './command-line';
 
@@ -110,9 +111,17 @@ describe('parseCommandLine', () => {
   });
 });
 
-describe('credentials files', () => {
-  it.each(['.gitignore', '.dockerignore'])('are kept out of git and images by %s', (file) => {
-    const lines = readFileSync(join(__dirname, '../..', file), 'utf8').split('\n');
-    expect(lines).toContain('*.credentials.json');
+describe('credentials files, in any folder', () => {
+  const files = ['acme.credentials.json', 'ops/acme.credentials.json', 'a/b/acme.credentials.json'];
+  const rules = (file: string) => readFileSync(join(__dirname, '../..', file), 'utf8');
+
+  it('are kept out of git by .gitignore (a pattern without a slash matches in any folder)', () => {
+    expect(rules('.gitignore').split('\n')).toContain('*.credentials.json');
+  });
+
+  it('are kept out of images by .dockerignore, read with Docker\'s own rules (a pattern matches from the top only)', () => {
+    const kept = dockerignore({ ignorecase: false }).add(rules('.dockerignore')).createFilter();
+    expect(files.filter(kept)).toEqual([]);
+    expect(kept('src/main.ts')).toBe(true);
   });
 });
