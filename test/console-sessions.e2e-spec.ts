@@ -303,6 +303,21 @@ describe('console sessions and portal links (issue 13)', () => {
       expect((await withSession(testApp.baseUrl, session, 'GET', `/tenants/${tenantId}`)).status).toBe(401);
     });
 
+    it('is still told apart once ended: GET /session says the cookie was a portal session, and nothing more', async () => {
+      const current = async (cookie?: string) =>
+        (await call(testApp.baseUrl, 'GET', '/api/v1/admin/session', cookie ? { headers: { cookie: `agw_console_session=${cookie}` } } : {})).body;
+      const { tenantId } = await createTenant(testApp);
+      const session = await redeemPortalLink(testApp.baseUrl, (await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`)).body.portal_link.token);
+      expect((await current(session.cookie)).session.kind).toBe('tenant');
+      await admin(testApp, 'PATCH', `/tenants/${tenantId}`, { status: 'disabled' });
+      expect(await current(session.cookie)).toEqual({ session: null, ended: 'tenant' });
+      // An operator's ended session, a made-up cookie and no cookie at all: no session, nothing else said.
+      const operator = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      await withSession(testApp.baseUrl, operator, 'DELETE', '/session');
+      for (const cookie of [operator.cookie, 'made-up', undefined]) expect(await current(cookie)).toEqual({ session: null });
+      await admin(testApp, 'PATCH', `/tenants/${tenantId}`, { status: 'active' });
+    });
+
     it('ends at once on another replica too when the tenant is disabled there', async () => {
       const { tenantId } = await createTenant(testApp);
       const link = (await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`)).body.portal_link;

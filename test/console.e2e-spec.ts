@@ -725,6 +725,11 @@ describe('Gateway Management console (in a browser)', () => {
       await visible(developer.page.getByText('Your portal session has ended. Open a new portal link from your platform.'));
       await shoot(developer.page, 'portal-session-ended');
       expectOnlyRefusals(developer.errors, 401); // the request that found the session ended
+      // A reload (or the bookmark, the next day) says the same, not the operator's sign-in form.
+      await developer.page.reload();
+      await visible(developer.page.getByText('Your portal session has ended. Open a new portal link from your platform.'));
+      expect(await developer.page.getByLabel('Admin API key').count()).toBe(0);
+      await shoot(developer.page, 'portal-session-ended-reloaded');
     } finally {
       await developer.context.close();
       await admin(testApp, 'PATCH', `/tenants/${state.tenantId}`, { status: 'active' });

@@ -18,6 +18,12 @@ interface SessionContextValue {
   check(): void;
 }
 
+/** GET /session: the session, or none, and then whether the cookie sent was a portal session that has ended. */
+interface CurrentSession {
+  session: Session | null;
+  ended?: 'tenant';
+}
+
 const SessionContext = createContext<SessionContextValue | undefined>(undefined);
 
 /** Who is signed in, read from GET /session at start; the cookie itself stays out of reach of this code. */
@@ -36,8 +42,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const check = useCallback(() => {
     // A portal link redeemed while the check was on its way must not be undone by its answer.
     const settle = (apply: () => void) => decided.current || apply();
-    api<{ session: Session | null }>('GET', '/session', undefined, { signingIn: true })
-      .then(({ session }) => settle(() => (session ? enter(session) : setState({ status: 'signed-out' }))))
+    api<CurrentSession>('GET', '/session', undefined, { signingIn: true })
+      .then(({ session, ended }) =>
+        settle(() =>
+          session
+            ? enter(session)
+            : // A portal session that ended since this browser last saw it (a reload, a bookmark): say so.
+              setState(ended === 'tenant' ? { status: 'signed-out', ended: 'expired', wasTenant: true } : { status: 'signed-out' }),
+        ),
+      )
       .catch((error: unknown) => settle(() => setState({ status: 'unavailable', error })));
   }, [enter]);
 

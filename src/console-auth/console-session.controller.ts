@@ -12,6 +12,7 @@ import { ConsoleSessionsService, OpenedSession } from './console-sessions.servic
 import { RedeemPortalLinkRequest } from './dto/redeem-portal-link.request';
 import { CurrentSessionResponse, SessionResponse } from './dto/session.response';
 import { SignInRequest } from './dto/sign-in.request';
+import { TENANT_SESSION_PREFIX } from './secrets';
 import { clearSessionCookie, CSRF_HEADER, readSessionCookie, setSessionCookie } from './session-cookie';
 
 /**
@@ -62,7 +63,9 @@ export class ConsoleSessionController {
   async current(@Req() request: FastifyRequest): Promise<CurrentSessionResponse> {
     const secret = readSessionCookie(request);
     const resolved = secret ? await this.sessions.resolve(secret) : undefined;
-    return { session: resolved?.session ?? null };
+    if (resolved) return { session: resolved.session };
+    // A portal session's cookie outlives the session (ended, expired, its tenant disabled): say what it was.
+    return secret?.startsWith(TENANT_SESSION_PREFIX) ? { session: null, ended: 'tenant' } : { session: null };
   }
 
   @Delete('session')

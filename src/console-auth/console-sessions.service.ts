@@ -11,7 +11,7 @@ import { SessionDto } from './dto/session.response';
 import { PortalLinkDto } from './dto/portal-link.response';
 import { ManagementPrincipal } from './management-principal';
 import { PortalLink } from './portal-link.entity';
-import { csrfTokenFor, newSecret, PORTAL_TOKEN_PREFIX, sameText, sha256Hex } from './secrets';
+import { csrfTokenFor, newSecret, PORTAL_TOKEN_PREFIX, sameText, sha256Hex, TENANT_SESSION_PREFIX } from './secrets';
 
 const PRUNE_EVERY_MS = 3_600_000;
 export const PORTAL_PATH = '/console/portal';
@@ -135,7 +135,7 @@ export class ConsoleSessionsService implements OnApplicationBootstrap, BeforeApp
   }
 
   private newSession(kind: ConsoleSession['kind']): { secret: string; session: ConsoleSession } {
-    const { secret, hash } = newSecret();
+    const { secret, hash } = newSecret(kind === 'tenant' ? TENANT_SESSION_PREFIX : '');
     const now = this.clock.now();
     const session = Object.assign(new ConsoleSession(), {
       id: this.ids.next(),

@@ -3,6 +3,13 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 /** Portal link tokens start with this, so one is recognisable in a log or a support ticket. */
 export const PORTAL_TOKEN_PREFIX = 'agwp_';
 
+/**
+ * A tenant (portal) session's secret starts with this, so a cookie whose session has ended still tells the
+ * console it was a portal one, and the console says to open a new portal link rather than asking a developer
+ * for the admin key. It says nothing else: the rest is the secret.
+ */
+export const TENANT_SESSION_PREFIX = 'agwt_';
+
 /** 256 random bits, URL-safe, with the SHA-256 that is stored instead of it. */
 export function newSecret(prefix = ''): { secret: string; hash: string } {
   const secret = prefix + randomBytes(32).toString('base64url');

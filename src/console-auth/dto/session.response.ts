@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SessionKind } from '../console-session.entity';
 
 /** The caller's console session, as `GET /session` and the sign-in endpoints show it. */
@@ -25,4 +25,10 @@ export class SessionResponse {
 export class CurrentSessionResponse {
   @ApiProperty({ type: SessionDto, nullable: true })
   session: SessionDto | null;
+
+  @ApiPropertyOptional({
+    enum: ['tenant'],
+    description: 'With no session: the cookie sent was a portal (tenant) session that has ended, so the console asks for a new portal link',
+  })
+  ended?: 'tenant';
 }
