@@ -122,9 +122,11 @@ export function recordNumberLiterals(text: string, value: unknown): void {
       nodes[depth] = undefined;
       depth--;
     } else if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
-      const end = endOfNumber(text, index);
+      // Most numbers are plain: the one scan that says so also finds their end.
+      const plainEnd = endOfPlainNumber(text, index);
+      const end = plainEnd === -1 ? endOfNumber(text, index) : plainEnd;
       const node = nodes[depth];
-      if (node !== undefined && endOfPlainNumber(text, index) === -1) {
+      if (node !== undefined && plainEnd === -1) {
         const key = memberKey(depth);
         const literalText = text.slice(index, end);
         const member = (node as Record<string | number, unknown>)[key];
