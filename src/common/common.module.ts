@@ -4,6 +4,7 @@ import { Clock } from './clock';
 import { HttpErrorFilter } from './http-error.filter';
 import { IdGenerator } from './id-generator';
 import { JsonBodyInterceptor } from './json-body.interceptor';
+import { PageCursors } from './page-cursors';
 import { RouteTable } from './route-table';
 
 @Global()
@@ -12,9 +13,10 @@ import { RouteTable } from './route-table';
     Clock,
     IdGenerator,
     RouteTable,
+    PageCursors,
     { provide: APP_FILTER, useClass: HttpErrorFilter },
     { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
   ],
-  exports: [Clock, IdGenerator, RouteTable],
+  exports: [Clock, IdGenerator, RouteTable, PageCursors],
 })
 export class CommonModule {}
