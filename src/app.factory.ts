@@ -22,6 +22,8 @@ import { Metrics } from './metrics/metrics';
 import { serveOpenApi } from './openapi/document';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Where the gateway interface and the management API live (GATEWAY_PREFIX, ADMIN_PREFIX). */
+const API_PATH = '/api/';
 
 /** Connections whose last request was answered before its body had all arrived (see closesWithoutAnswer). */
 const ANSWERED_UNREAD = new WeakSet<Socket>();
@@ -130,8 +132,12 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   await app.register(fastifyCookie);
   serveConsoleAssets(app);
   const shutdown = app.get(ShutdownState);
-  fastify.addHook('onSend', async (_request, reply) => {
+  fastify.addHook('onSend', async (request, reply) => {
     if (shutdown.isDraining) reply.header('connection', 'close');
+    // Every answer of the two APIs is for one credential's holder, and most carry receivers' data or secrets
+    // (executions, results, webhook URLs that may hold a secret, tokens, keys, sessions): no cache on the way,
+    // shared or private, may keep a copy (RFC 9111 `no-store`), errors included.
+    if (request.url.startsWith(API_PATH)) reply.header('cache-control', 'no-store');
   });
   await app.init();
   return app;

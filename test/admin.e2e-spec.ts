@@ -135,7 +135,7 @@ describe('management API (contract "Management API")', () => {
       expect([leap.status, leap.body.api_token?.expires_at]).toEqual([201, '2032-02-29T12:00:00.000Z']);
 
       const list = await admin(testApp, 'GET', `/tenants/${tenantId}/api-tokens`);
-      expect(list.headers.get('cache-control')).toBeNull();
+      expect(list.headers.get('cache-control')).toBe('no-store'); // every API answer (issue 27)
       const listed = list.body.api_tokens.find((entry: { id: string }) => entry.id === token.id);
       const { token: _shownOnce, ...withoutValue } = token;
       expect(listed).toEqual(withoutValue);

@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from 
 import { ApiTokenDto } from '../auth/api-token.dto';
 import { ApiBearerAuth, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, forbidden, invalid, notFound } from '../common/api-errors.decorator';
-import { NoStore } from '../common/no-store.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
 import { HmacKeyDto } from '../webhooks/hmac-key.dto';
@@ -41,7 +40,6 @@ export class CredentialsAdminController {
 
   @Post('api-tokens')
   @HttpCode(201)
-  @NoStore()
   @ApiOperation({ operationId: 'createApiToken', summary: 'Issue an API token (its value is in this response only)' })
   @ApiCreatedResponse({ type: ApiTokenResponse })
   @ApiErrors(invalid('name: is required'), forbidden('api token limit reached: a tenant may have at most 100 usable API tokens'), 413)
@@ -66,7 +64,6 @@ export class CredentialsAdminController {
 
   @Post('hmac-keys')
   @HttpCode(201)
-  @NoStore()
   @ApiOperation({ operationId: 'createHmacKey', summary: 'Create an HMAC key (shown in this response only); it becomes the primary key' })
   @ApiCreatedResponse({ type: HmacKeyResponse })
   @ApiErrors(invalid('body: must be a JSON object'), forbidden('hmac key limit reached: a tenant may have at most 10 active HMAC keys'), 413)

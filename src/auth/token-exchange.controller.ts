@@ -2,7 +2,6 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, invalid } from '../common/api-errors.decorator';
 import { ErrorBody } from '../common/error-body';
-import { NoStore } from '../common/no-store.decorator';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { ExchangeRateLimited } from '../rate-limit/rate-limit.decorators';
 import { TokenExchangeRequest } from './dto/token-exchange.request';
@@ -17,7 +16,6 @@ export class TokenExchangeController {
   @Post('exchange')
   @HttpCode(200)
   @ExchangeRateLimited()
-  @NoStore()
   @ApiOperation({ operationId: 'exchangeToken', summary: 'Exchange an API token for a 24-hour bearer token', security: [] })
   @ApiOkResponse({ type: TokenExchangeResponse })
   @ApiErrors(invalid('api_token: is required'), 413, 429)

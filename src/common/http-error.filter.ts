@@ -74,7 +74,10 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status === 401 || status === 403) return new InvalidTokenError();
+      if (status === 401) return new InvalidTokenError();
+      // No guard here throws Nest's 403 (they throw domain errors): this is the console's file server refusing a
+      // path (`/console/assets/`, a `..`), which names nothing there is to see.
+      if (status === 403) return new RouteNotFoundError();
       if (status === 413) return new PayloadTooLargeError();
       if (status === 415) return new InvalidRequestError(UNSUPPORTED_MEDIA_TYPE);
       if (status === 400) return new InvalidRequestError(`body: ${exception.message}`);

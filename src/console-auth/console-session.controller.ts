@@ -3,7 +3,6 @@ import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrors, invalid } from '../common/api-errors.decorator';
 import { ErrorBody } from '../common/error-body';
-import { NoStore } from '../common/no-store.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { AppConfig } from '../config/app-config';
 import { ExchangeRateLimited } from '../rate-limit/rate-limit.decorators';
@@ -53,7 +52,6 @@ export class ConsoleSessionController {
   }
 
   @Get('session')
-  @NoStore() // the answer carries the session's CSRF token
   @ApiOperation({
     summary: 'The current console session with its CSRF token, or null when there is none',
     operationId: 'getSession',
@@ -90,7 +88,6 @@ export class ConsoleSessionController {
     const replaced = readSessionCookie(request);
     if (replaced) await this.sessions.end(replaced);
     setSessionCookie(reply, opened.secret, new Date(opened.session.expires_at), this.config.production);
-    reply.header('cache-control', 'no-store');
     return { session: opened.session };
   }
 }

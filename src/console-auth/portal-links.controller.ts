@@ -3,7 +3,6 @@ import { ApiBearerAuth, ApiCookieAuth, ApiParam, ApiCreatedResponse, ApiOperatio
 import type { FastifyRequest } from 'fastify';
 import { ApiErrors, invalid, notFound } from '../common/api-errors.decorator';
 import { ErrorBody } from '../common/error-body';
-import { NoStore } from '../common/no-store.decorator';
 import { ADMIN_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
@@ -25,7 +24,6 @@ export class PortalLinksController {
   @Post()
   @HttpCode(201)
   @OperatorsOnly()
-  @NoStore() // the answer carries the link's token
   @ApiOperation({
     summary: 'A single-use link (valid PORTAL_LINK_TTL_SECONDS) that opens a console session scoped to this tenant',
     operationId: 'createPortalLink',
