@@ -68,10 +68,10 @@ const outbound = new Agent({ keepAliveTimeout: 10_000 });
 const { ACTION_BY_NAME_SQL, ACTIONS_OF_TENANT_SQL } = project(join(ROOT, 'dist/src/actions/actions.sql.js'));
 const { TOKEN_BY_HASH_SQL, TOKEN_BY_ID_SQL } = project(join(ROOT, 'dist/src/auth/api-tokens.sql.js'));
 const SQL = {
-  action: ACTION_BY_NAME_SQL,
-  actions: ACTIONS_OF_TENANT_SQL,
-  tokenById: TOKEN_BY_ID_SQL,
-  tokenByHash: TOKEN_BY_HASH_SQL,
+  action: ACTION_BY_NAME_SQL.text,
+  actions: ACTIONS_OF_TENANT_SQL.text,
+  tokenById: TOKEN_BY_ID_SQL.text,
+  tokenByHash: TOKEN_BY_HASH_SQL.text,
   touch: `UPDATE "api_tokens" SET "last_used_at" = $1 WHERE "id" = $2`,
   count: `SELECT COUNT(1) AS "cnt" FROM "actions" "Action" WHERE (("Action"."tenant_id" = $1))`,
   exists:

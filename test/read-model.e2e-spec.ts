@@ -3,6 +3,7 @@ import { ChangeListenerConnector } from '../src/database/change-listener-connect
 import { DatabasePool } from '../src/database/database-pool';
 import { DatabaseSettings } from '../src/database/database-settings';
 import { ReadModel } from '../src/database/read-model';
+import { Statement } from '../src/database/statement';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { call } from './support/http';
 import { testDatabase } from './support/database';
@@ -127,9 +128,9 @@ describe('the read model: reads from memory, exact across replicas', () => {
     const statements: string[] = [];
     const pool = replicaB.app.get(DatabasePool);
     const query = pool.query.bind(pool);
-    const spy = jest.spyOn(pool, 'query').mockImplementation((sql: string, parameters?: unknown[]) => {
-      statements.push(sql);
-      return query(sql, parameters);
+    const spy = jest.spyOn(pool, 'query').mockImplementation((statement: Statement<readonly unknown[]>, ...parameters: [readonly unknown[]]) => {
+      statements.push(statement.text);
+      return query(statement, ...parameters);
     });
     const reads = () => statements.splice(0).filter((sql) => !sql.startsWith('INSERT INTO executions'));
     try {

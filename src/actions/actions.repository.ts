@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError, Repository } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { compactJson, keepWrittenText, writtenText } from '../common/json-text';
 import { TenantId } from '../common/tenant-id';
 import { DatabasePool } from '../database/database-pool';
 import { Snapshot } from '../database/read-through-cache';
 import { withTenantLock } from '../tenancy/tenant-lock';
+import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { Action } from './action.entity';
-import { ACTION_BY_NAME_SQL, INSERT_ACTION_SQL, TENANT_ACTIONS_SNAPSHOT_SQL, UPDATE_ACTION_SQL } from './actions.sql';
+import { ACTION_BY_NAME_SQL, ActionRow, INSERT_ACTION_SQL, TENANT_ACTIONS_SNAPSHOT_SQL, UPDATE_ACTION_SQL } from './actions.sql';
 
 export type InsertOutcome = 'created' | 'name_taken' | 'limit_reached';
 export type ActionChanges = Partial<Pick<Action, 'description' | 'webhookUrl' | 'jsonSchema'>>;
@@ -18,18 +19,6 @@ const UNIQUE_VIOLATION = '23505';
 // query itself (11 % of the service's time under GET /actions/{name} load, when every request read an action).
 // So are the insert and the update, which write `json_schema` as the text it was sent as (json-text.ts): TypeORM
 // would write JSON.stringify of the parsed object, integer-like keys first and every number respelled.
-
-interface ActionRow {
-  id: string;
-  tenant_id: string;
-  name: string;
-  description: string;
-  /** Its text (see actions.sql.ts). */
-  json_schema: string;
-  webhook_url: string;
-  created_at: Date;
-  updated_at: Date;
-}
 
 function toAction(row: ActionRow): Action {
   return Object.assign(new Action(), {
@@ -52,28 +41,28 @@ function parseWritten(text: string): Record<string, unknown> {
 
 @Injectable()
 export class ActionsRepository {
-  private readonly actions: Repository<Action>;
+  private readonly actions: TenantScopedRepository<Action>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly pool: DatabasePool,
   ) {
-    this.actions = dataSource.getRepository(Action);
+    this.actions = TenantScopedRepository.of(dataSource, Action);
   }
 
   /** The tenant's actions ordered by name, for the read model. */
   async snapshotOfTenant(tenantId: TenantId): Promise<Snapshot<Action[]>> {
-    const rows = await this.pool.query<ActionRow & { read_version: string }>(TENANT_ACTIONS_SNAPSHOT_SQL, [tenantId]);
+    const rows = await this.pool.query(TENANT_ACTIONS_SNAPSHOT_SQL, [tenantId]);
     return { version: Number(rows[0].read_version), value: rows.filter((row) => row.id !== null).map(toAction) };
   }
 
   async findByName(tenantId: TenantId, name: string): Promise<Action | null> {
-    const rows = await this.pool.query<ActionRow>(ACTION_BY_NAME_SQL, [tenantId, name]);
+    const rows = await this.pool.query(ACTION_BY_NAME_SQL, [tenantId, name]);
     return rows.length > 0 ? toAction(rows[0]) : null;
   }
 
   countByTenant(tenantId: TenantId): Promise<number> {
-    return this.actions.countBy({ tenantId });
+    return this.actions.for(tenantId).countBy();
   }
 
   /**
@@ -83,13 +72,13 @@ export class ActionsRepository {
    */
   async insertWithinLimit(tenantId: TenantId, action: Action, limit: number): Promise<InsertOutcome> {
     try {
-      return await withTenantLock(this.dataSource, tenantId, async (manager) => {
-        const actions = manager.getRepository(Action);
-        if (await actions.existsBy({ tenantId, name: action.name })) return 'name_taken';
-        if ((await actions.countBy({ tenantId })) >= limit) return 'limit_reached';
-        await manager.query(INSERT_ACTION_SQL, [
+      return await withTenantLock(this.dataSource, tenantId, async (transaction) => {
+        const actions = transaction.rows(Action);
+        if (await actions.existsBy({ name: action.name })) return 'name_taken';
+        if ((await actions.countBy()) >= limit) return 'limit_reached';
+        await transaction.execute(INSERT_ACTION_SQL, [
+          tenantId,
           action.id,
-          action.tenantId,
           action.name,
           action.description,
           writtenText(action.jsonSchema),
@@ -109,12 +98,11 @@ export class ActionsRepository {
   async update(tenantId: TenantId, name: string, changes: ActionChanges, at: Date): Promise<Action | null> {
     const { description = null, webhookUrl = null, jsonSchema } = changes;
     const schema = jsonSchema === undefined ? null : writtenText(jsonSchema);
-    const rows = await this.pool.query<ActionRow>(UPDATE_ACTION_SQL, [tenantId, name, description, webhookUrl, schema, at]);
+    const rows = await this.pool.query(UPDATE_ACTION_SQL, [tenantId, name, description, webhookUrl, schema, at]);
     return rows.length > 0 ? toAction(rows[0]) : null;
   }
 
   async delete(tenantId: TenantId, name: string): Promise<boolean> {
-    const result = await this.actions.delete({ tenantId, name });
-    return (result.affected ?? 0) > 0;
+    return (await this.actions.for(tenantId).delete({ name })) > 0;
   }
 }

@@ -1,6 +1,22 @@
 // The statements the service writes by hand, in a module of their own (no framework imports) so the
 // benchmark's bare baseline (bench/baseline-server.mjs) runs the very same SQL as the service. Every column of
 // `actions` is listed once, here; a test holds the list to the entity's (test/hand-written-sql.e2e-spec.ts).
+// Each is a tenant's statement: `$1` is the tenant (see tenant-statement.ts).
+import { tenantStatement } from '../tenancy/tenant-statement';
+
+/** A row of `actions` as these statements read it. */
+export interface ActionRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string;
+  /** Its text (see `read` below). */
+  json_schema: string;
+  webhook_url: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
 export const ACTION_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'json_schema', 'webhook_url', 'created_at', 'updated_at'] as const;
 
 /**
@@ -12,24 +28,30 @@ const read = (column: (typeof ACTION_COLUMNS)[number], table = '') =>
 const READ_COLUMNS = ACTION_COLUMNS.map((column) => read(column)).join(', ');
 
 const SELECT_ACTION = `SELECT ${READ_COLUMNS} FROM actions`;
-export const ACTION_BY_NAME_SQL = `${SELECT_ACTION} WHERE tenant_id = $1 AND name = $2`;
-export const ACTIONS_OF_TENANT_SQL = `${SELECT_ACTION} WHERE tenant_id = $1 ORDER BY name`;
+export const ACTION_BY_NAME_SQL = tenantStatement<[name: string], ActionRow>(`${SELECT_ACTION} WHERE tenant_id = $1 AND name = $2`);
+/** The bench's baseline reads a tenant's actions with this; the service reads them with the snapshot below. */
+export const ACTIONS_OF_TENANT_SQL = tenantStatement<[], ActionRow>(`${SELECT_ACTION} WHERE tenant_id = $1 ORDER BY name`);
 
 /**
  * A tenant's actions ordered by name, each row with `read_version`, the read model's version as this same
  * statement saw it (one row of NULLs besides it when the tenant has no action).
  */
-export const TENANT_ACTIONS_SNAPSHOT_SQL =
+export const TENANT_ACTIONS_SNAPSHOT_SQL = tenantStatement<[], ActionRow & { read_version: string }>(
   `SELECT v.version AS read_version, ${ACTION_COLUMNS.map((column) => read(column, 'a.')).join(', ')} ` +
-  `FROM read_model_version v LEFT JOIN actions a ON a.tenant_id = $1 ORDER BY a.name`;
+    `FROM read_model_version v LEFT JOIN actions a ON a.tenant_id = $1 ORDER BY a.name`,
+);
 
-/** A new action; `json_schema` is given as its text. */
-export const INSERT_ACTION_SQL = `INSERT INTO actions (${ACTION_COLUMNS.join(', ')}) VALUES (${ACTION_COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})`;
+/** A new action of tenant `$1`, the other columns in ACTION_COLUMNS' order; `json_schema` is given as its text. */
+const INSERTED_COLUMNS = ['tenant_id', ...ACTION_COLUMNS.filter((column) => column !== 'tenant_id')];
+export const INSERT_ACTION_SQL = tenantStatement<[id: string, name: string, description: string, jsonSchema: string, webhookUrl: string, createdAt: Date, updatedAt: Date]>(
+  `INSERT INTO actions (${INSERTED_COLUMNS.join(', ')}) VALUES (${INSERTED_COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})`,
+);
 
 /**
  * Changes the action `$2` of tenant `$1`: each of description `$3`, webhook_url `$4`, json_schema `$5` (as text)
  * when not null, and updated_at `$6`. Returns the action as changed, or no row when it does not exist.
  */
-export const UPDATE_ACTION_SQL =
+export const UPDATE_ACTION_SQL = tenantStatement<[name: string, description: string | null, webhookUrl: string | null, jsonSchema: string | null, at: Date], ActionRow>(
   'UPDATE actions SET description = COALESCE($3, description), webhook_url = COALESCE($4, webhook_url), ' +
-  `json_schema = COALESCE($5::json, json_schema), updated_at = $6 WHERE tenant_id = $1 AND name = $2 RETURNING ${READ_COLUMNS}`;
+    `json_schema = COALESCE($5::json, json_schema), updated_at = $6 WHERE tenant_id = $1 AND name = $2 RETURNING ${READ_COLUMNS}`,
+);

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
+import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
 import { DatabasePool } from '../database/database-pool';
 import { Snapshot } from '../database/read-through-cache';
 import { TenantStatus } from '../tenancy/tenant.entity';
 import { withTenantLock } from '../tenancy/tenant-lock';
+import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { ApiToken } from './api-token.entity';
 import { TOKEN_BY_HASH_SQL, TOKEN_STANDING_SNAPSHOT_SQL } from './api-tokens.sql';
 
@@ -21,40 +22,25 @@ export interface TokenStanding {
   revokedAt: Date | null;
 }
 
-interface ApiTokenRow {
-  id: string;
-  tenant_id: string;
-  name: string;
-  prefix: string;
-  token_hash: string;
-  created_at: Date;
-  expires_at: Date | null;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  tenant_status: TenantStatus;
-}
-
 @Injectable()
 export class ApiTokensRepository {
-  private readonly tokens: Repository<ApiToken>;
+  private readonly tokens: TenantScopedRepository<ApiToken>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly pool: DatabasePool,
   ) {
-    this.tokens = dataSource.getRepository(ApiToken);
+    this.tokens = TenantScopedRepository.of(dataSource, ApiToken);
   }
 
   /** Inserts unless the tenant already has `limit` usable tokens (neither revoked nor expired at `now`); false when it has. */
   insertWithinLimit(tenantId: TenantId, token: ApiToken, limit: number, now: Date): Promise<boolean> {
-    return withTenantLock(this.dataSource, tenantId, async (manager) => {
-      const tokens = manager.getRepository(ApiToken);
-      const usable = await tokens.count({
-        where: [
-          { tenantId, revokedAt: IsNull(), expiresAt: IsNull() },
-          { tenantId, revokedAt: IsNull(), expiresAt: MoreThan(now) },
-        ],
-      });
+    return withTenantLock(this.dataSource, tenantId, async (transaction) => {
+      const tokens = transaction.rows(ApiToken);
+      const usable = await tokens.countBy([
+        { revokedAt: IsNull(), expiresAt: IsNull() },
+        { revokedAt: IsNull(), expiresAt: MoreThan(now) },
+      ]);
       if (usable >= limit) return false;
       await tokens.insert(token);
       return true;
@@ -62,31 +48,27 @@ export class ApiTokensRepository {
   }
 
   listByTenant(tenantId: TenantId): Promise<ApiToken[]> {
-    return this.tokens.find({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.tokens.for(tenantId).find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   findByTenantAndId(tenantId: TenantId, id: string): Promise<ApiToken | null> {
-    return this.tokens.findOneBy({ tenantId, id });
+    return this.tokens.for(tenantId).findOneBy({ id });
   }
 
   /** Marks the token revoked; false when it does not exist or was revoked already. */
   async revoke(tenantId: TenantId, id: string, at: Date): Promise<boolean> {
-    const result = await this.tokens.update({ tenantId, id, revokedAt: IsNull() }, { revokedAt: at });
-    return (result.affected ?? 0) > 0;
+    return (await this.tokens.for(tenantId).update({ id, revokedAt: IsNull() }, { revokedAt: at })) > 0;
   }
 
   /** The standing of token `id` (a UUID), null when there is no such token, for the read model. */
   async standingSnapshot(id: string): Promise<Snapshot<TokenStanding | null>> {
-    const [row] = await this.pool.query<{ read_version: string; tenant_id: string | null; expires_at: Date | null; revoked_at: Date | null }>(
-      TOKEN_STANDING_SNAPSHOT_SQL,
-      [id],
-    );
+    const [row] = await this.pool.query(TOKEN_STANDING_SNAPSHOT_SQL, [id]);
     const value = row.tenant_id === null ? null : { tenantId: row.tenant_id, expiresAt: row.expires_at, revokedAt: row.revoked_at };
     return { version: Number(row.read_version), value };
   }
 
   async findByHashWithTenantStatus(tokenHash: string): Promise<ApiTokenWithTenantStatus | null> {
-    const rows = await this.pool.query<ApiTokenRow>(TOKEN_BY_HASH_SQL, [tokenHash]);
+    const rows = await this.pool.query(TOKEN_BY_HASH_SQL, [tokenHash]);
     if (rows.length === 0) return null;
     const [row] = rows;
     const token = Object.assign(new ApiToken(), {
@@ -104,6 +86,6 @@ export class ApiTokensRepository {
   }
 
   async touchLastUsed(id: string, at: Date): Promise<void> {
-    await this.tokens.update({ id }, { lastUsedAt: at });
+    await this.tokens.acrossTenants('the bearer check found the token by its id').update({ id }, { lastUsedAt: at });
   }
 }

@@ -1,18 +1,47 @@
 // The token lookups written by hand, like the actions' (see actions.sql.ts), and kept free of framework imports
 // so the benchmark's bare baseline runs the very same SQL. Every column of `api_tokens` is listed once, here; a
-// test holds the list to the entity's (test/hand-written-sql.e2e-spec.ts).
+// test holds the list to the entity's (test/hand-written-sql.e2e-spec.ts). None is one tenant's: a bearer
+// presents a token, and the tenant is what the token's row says (the caller compares it with the one claimed).
+import { globalStatement } from '../database/statement';
+import type { TenantStatus } from '../tenancy/tenant.entity';
+
+/** A row of `api_tokens`, with its tenant's status. */
+export interface ApiTokenRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  prefix: string;
+  token_hash: string;
+  created_at: Date;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  tenant_status: TenantStatus;
+}
+
 export const API_TOKEN_COLUMNS = ['id', 'tenant_id', 'name', 'prefix', 'token_hash', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'] as const;
 
 const SELECT_WITH_TENANT_STATUS =
   `SELECT ${API_TOKEN_COLUMNS.map((column) => `t.${column}`).join(', ')}, tenant.status AS tenant_status ` +
   `FROM api_tokens t JOIN tenants tenant ON tenant.id = t.tenant_id`;
 /** The token exchange's lookup. */
-export const TOKEN_BY_HASH_SQL = `${SELECT_WITH_TENANT_STATUS} WHERE t.token_hash = $1`;
+export const TOKEN_BY_HASH_SQL = globalStatement<[tokenHash: string], ApiTokenRow>(
+  'the token exchange finds the token by its hash; the token names its tenant',
+  `${SELECT_WITH_TENANT_STATUS} WHERE t.token_hash = $1`,
+);
 /** The bearer check's lookup before the read model (the benchmark's same-query baseline still runs it). */
-export const TOKEN_BY_ID_SQL = `${SELECT_WITH_TENANT_STATUS} WHERE t.id = $1`;
+export const TOKEN_BY_ID_SQL = globalStatement<[id: string], ApiTokenRow>(
+  'a bearer names its token by id; the token names its tenant',
+  `${SELECT_WITH_TENANT_STATUS} WHERE t.id = $1`,
+);
 
 /** What a bearer check needs of a token, with the read model's version as the same statement saw it. */
 export const TOKEN_STANDING_COLUMNS = ['tenant_id', 'expires_at', 'revoked_at'] as const;
-export const TOKEN_STANDING_SNAPSHOT_SQL =
+export const TOKEN_STANDING_SNAPSHOT_SQL = globalStatement<
+  [id: string],
+  { read_version: string; tenant_id: string | null; expires_at: Date | null; revoked_at: Date | null }
+>(
+  'a bearer names its token by id; the token names its tenant, which the bearer check compares with the claimed one',
   `SELECT v.version AS read_version, ${TOKEN_STANDING_COLUMNS.map((column) => `t.${column}`).join(', ')} ` +
-  `FROM read_model_version v LEFT JOIN api_tokens t ON t.id = $1`;
+    `FROM read_model_version v LEFT JOIN api_tokens t ON t.id = $1`,
+);

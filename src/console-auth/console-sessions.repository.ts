@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, LessThan, Repository } from 'typeorm';
+import { DataSource, LessThan } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
+import { DatabasePool } from '../database/database-pool';
+import { globalStatement } from '../database/statement';
 import { TenantStatus } from '../tenancy/tenant.entity';
+import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { ConsoleSession } from './console-session.entity';
 import { PortalLink } from './portal-link.entity';
 
@@ -23,34 +26,43 @@ interface SessionRow {
   tenant_status: TenantStatus | null;
 }
 
-const SESSION_BY_HASH_SQL = `
+const SESSION_BY_HASH_SQL = globalStatement<[secretHash: string], SessionRow>(
+  'a cookie presents the session secret; the session names its tenant (none for an operator)',
+  `
   SELECT s.id, s.secret_hash, s.kind, s.tenant_id, s.admin_key_hash, s.created_at, s.expires_at, t.status AS tenant_status
   FROM console_sessions s LEFT JOIN tenants t ON t.id = s.tenant_id
-  WHERE s.secret_hash = $1`;
+  WHERE s.secret_hash = $1`,
+);
 
 // Burns the link whatever its tenant's standing, so a link can never be tried twice.
-const REDEEM_SQL = `
+const REDEEM_SQL = globalStatement<[tokenHash: string, now: Date], { tenant_id: string; tenant_status: TenantStatus }>(
+  'a portal link is presented by its secret; the link names its tenant',
+  `
   UPDATE portal_links p SET redeemed_at = $2
   FROM tenants t
   WHERE t.id = p.tenant_id AND p.token_hash = $1 AND p.redeemed_at IS NULL AND p.expires_at > $2
-  RETURNING p.tenant_id, t.status AS tenant_status`;
+  RETURNING p.tenant_id, t.status AS tenant_status`,
+);
 
 @Injectable()
 export class ConsoleSessionsRepository {
-  private readonly sessions: Repository<ConsoleSession>;
-  private readonly links: Repository<PortalLink>;
+  private readonly sessions: TenantScopedRepository<ConsoleSession>;
+  private readonly links: TenantScopedRepository<PortalLink>;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.sessions = dataSource.getRepository(ConsoleSession);
-    this.links = dataSource.getRepository(PortalLink);
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly pool: DatabasePool,
+  ) {
+    this.sessions = TenantScopedRepository.of(dataSource, ConsoleSession);
+    this.links = TenantScopedRepository.of(dataSource, PortalLink);
   }
 
   insert(session: ConsoleSession): Promise<unknown> {
-    return this.sessions.insert(session);
+    return this.sessions.acrossTenants('an operator session has no tenant; a tenant session comes from a redeemed link').insert(session);
   }
 
   async findBySecretHash(secretHash: string): Promise<SessionWithTenant | null> {
-    const rows: SessionRow[] = await this.dataSource.query(SESSION_BY_HASH_SQL, [secretHash]);
+    const rows = await this.pool.query(SESSION_BY_HASH_SQL, [secretHash]);
     if (rows.length === 0) return null;
     const [row] = rows;
     const session = Object.assign(new ConsoleSession(), {
@@ -66,15 +78,15 @@ export class ConsoleSessionsRepository {
   }
 
   async deleteById(id: string): Promise<void> {
-    await this.sessions.delete({ id });
+    await this.sessions.acrossTenants('a session ends by its own id, which only its cookie knows').delete({ id });
   }
 
   async deleteByTenant(tenantId: TenantId): Promise<void> {
-    await this.sessions.delete({ tenantId });
+    await this.sessions.for(tenantId).delete({});
   }
 
-  insertPortalLink(link: PortalLink): Promise<unknown> {
-    return this.links.insert(link);
+  insertPortalLink(tenantId: TenantId, link: PortalLink): Promise<void> {
+    return this.links.for(tenantId).insert(link);
   }
 
   /**
@@ -84,19 +96,19 @@ export class ConsoleSessionsRepository {
    */
   redeemPortalLink(tokenHash: string, now: Date, session: ConsoleSession): Promise<ConsoleSession | null> {
     return this.dataSource.transaction(async (manager) => {
-      const [rows] = (await manager.query(REDEEM_SQL, [tokenHash, now])) as [Array<{ tenant_id: string; tenant_status: TenantStatus }>, number];
+      const [rows] = (await manager.query(REDEEM_SQL.text, [tokenHash, now])) as [Array<NonNullable<(typeof REDEEM_SQL)['types']>['row']>, number];
       const redeemed = rows[0];
       if (!redeemed || redeemed.tenant_status !== 'active') return null;
       const opened = Object.assign(new ConsoleSession(), session, { tenantId: redeemed.tenant_id });
-      await manager.getRepository(ConsoleSession).insert(opened);
+      await TenantScopedRepository.of(manager, ConsoleSession).acrossTenants('the tenant is the redeemed link\'s').insert(opened);
       return opened;
     });
   }
 
   /** Removes sessions and portal links that have expired; returns how many rows went. */
   async deleteExpired(now: Date): Promise<number> {
-    const sessions = await this.sessions.delete({ expiresAt: LessThan(now) });
-    const links = await this.links.delete({ expiresAt: LessThan(now) });
+    const sessions = await this.sessions.acrossTenants('pruning ends every tenant\'s expired sessions').delete({ expiresAt: LessThan(now) });
+    const links = await this.links.acrossTenants('pruning ends every tenant\'s expired links').delete({ expiresAt: LessThan(now) });
     return (sessions.affected ?? 0) + (links.affected ?? 0);
   }
 }

@@ -68,7 +68,7 @@ export class ConsoleSessionsService implements OnApplicationBootstrap, BeforeApp
       expiresAt: new Date(now.getTime() + this.config.console.portalLinkTtlMs),
       redeemedAt: null,
     });
-    await this.sessions.insertPortalLink(link);
+    await this.sessions.insertPortalLink(tenantId, link);
     const base = this.config.console.publicUrl ?? origin;
     return { url: `${base}${PORTAL_PATH}#token=${token}`, token, tenant_id: tenantId, expires_at: link.expiresAt.toISOString() };
   }

@@ -4,6 +4,10 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Metrics } from '../metrics/metrics';
+import { Statement } from './statement';
+
+/** A statement's parameters as the one argument after it, which a statement without parameters may leave out. */
+export type ParametersOf<Params extends readonly unknown[]> = Params extends readonly [] ? [] : [parameters: NoInfer<Params>];
 
 export interface PoolStats {
   total: number;
@@ -27,10 +31,13 @@ export class DatabasePool {
     metrics.observeDatabasePool(() => this.stats());
   }
 
-  // No named (prepared) statements: the embedded database is one session for every connection, where a second
-  // connection preparing the same name fails.
-  async query<Row>(sql: string, parameters: unknown[] = []): Promise<Row[]> {
-    return (await this.pool.query<Row & object>(sql, parameters)).rows;
+  /**
+   * Runs a declared statement (see statement.ts): a tenant's statement takes the `TenantId` first. No named
+   * (prepared) statements: the embedded database is one session for every connection, where a second connection
+   * preparing the same name fails.
+   */
+  async query<Params extends readonly unknown[], Row>(statement: Statement<Params, Row>, ...parameters: ParametersOf<Params>): Promise<Row[]> {
+    return (await this.pool.query<Row & object>(statement.text, (parameters[0] ?? []) as unknown[])).rows;
   }
 
   stats(): PoolStats {

@@ -8,9 +8,10 @@ import { DatabasePool } from './database-pool';
 import { EmbeddedDatabaseService } from './embedded-database.service';
 import { AsOf, asOfCall } from './read-scope';
 import { ChangedTable, ChangeFeed, ChangeSubscriber, ReadThroughCache, ReadThroughCacheOptions } from './read-through-cache';
+import { globalStatement } from './statement';
 
 export const READ_MODEL_CHANNEL = 'read_model';
-const VERSION_SQL = 'SELECT version FROM read_model_version';
+const VERSION_SQL = globalStatement<[], { version: string }>('the read model counts every change of every tenant', 'SELECT version FROM read_model_version');
 const SYNC_SQL = 'SELECT version, pg_backend_pid() AS pid FROM read_model_version';
 const RECONNECT_MIN_MS = 50;
 const RECONNECT_MAX_MS = 5_000;
@@ -181,7 +182,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, BeforeAppl
   async auditCommitted(): Promise<void> {
     if (this.committed === undefined || this.state !== 'up') return;
     const client = this.client;
-    const [{ version }] = await this.pool.query<{ version: string }>(VERSION_SQL);
+    const [{ version }] = await this.pool.query(VERSION_SQL);
     // A commit the socket server saw is in `committed` before the commit ends, so before this read could see it.
     if (Number(version) > this.committed && client && this.client === client) this.lost(client, STOPPED_LISTENING);
   }
@@ -203,7 +204,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, BeforeAppl
         this.nextRead = undefined;
         const read: VersionRead = { startedAt: performance.now(), promise };
         this.lastRead = read;
-        this.pool.query<{ version: string }>(VERSION_SQL).then(
+        this.pool.query(VERSION_SQL).then(
           ([row]) => resolve(Number(row.version)),
           (error: unknown) => {
             if (this.lastRead === read) this.lastRead = undefined;

@@ -1,12 +1,14 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, LessThan, QueryFailedError, Repository } from 'typeorm';
+import { DataSource, LessThan, QueryFailedError } from 'typeorm';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { asyncCommitPool } from '../database/async-commit-pool';
 import { DatabasePool } from '../database/database-pool';
 import { DatabaseSettings } from '../database/database-settings';
+import { globalStatement } from '../database/statement';
 import { TenantId } from '../common/tenant-id';
+import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { Execution, ExecutionStatus } from './execution.entity';
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -20,7 +22,7 @@ export type InsertResult = 'stored' | 'action_gone';
 
 @Injectable()
 export class ExecutionsRepository implements OnApplicationShutdown {
-  private readonly executions: Repository<Execution>;
+  private readonly executions: TenantScopedRepository<Execution>;
   /** Outcomes are a delivery log: written with asynchronous commits where the database allows a second pool. */
   private readonly logPool?: Pool;
   /** Executions finishing together are stored with one multi-row INSERT (see BatchQueue). */
@@ -31,7 +33,7 @@ export class ExecutionsRepository implements OnApplicationShutdown {
     settings: DatabaseSettings,
     private readonly pool: DatabasePool,
   ) {
-    this.executions = dataSource.getRepository(Execution);
+    this.executions = TenantScopedRepository.of(dataSource, Execution);
     this.logPool = asyncCommitPool(settings);
   }
 
@@ -45,16 +47,16 @@ export class ExecutionsRepository implements OnApplicationShutdown {
 
   /** Newest first; only those of `status` when given. */
   listByAction(tenantId: TenantId, actionId: string, limit: number, status?: ExecutionStatus): Promise<Execution[]> {
-    const where = status ? { tenantId, actionId, status } : { tenantId, actionId };
-    return this.executions.find({ where, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    const where = status ? { actionId, status } : { actionId };
+    return this.executions.for(tenantId).find({ where, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
   findByActionAndId(tenantId: TenantId, actionId: string, id: string): Promise<Execution | null> {
-    return this.executions.findOneBy({ tenantId, actionId, id });
+    return this.executions.for(tenantId).findOneBy({ actionId, id });
   }
 
   async deleteOlderThan(cutoff: Date): Promise<number> {
-    const result = await this.executions.delete({ createdAt: LessThan(cutoff) });
+    const result = await this.executions.acrossTenants('retention ends every tenant\'s old executions').delete({ createdAt: LessThan(cutoff) });
     return result.affected ?? 0;
   }
 
@@ -101,8 +103,11 @@ export class ExecutionsRepository implements OnApplicationShutdown {
       const base = index * PER_ROW;
       return `(${Array.from({ length: PER_ROW }, (_, column) => `$${base + column + 1}`).join(', ')})`;
     });
-    const sql = `INSERT INTO executions (${COLUMNS}) VALUES ${tuples.join(', ')}`;
-    await (this.logPool ? this.logPool.query(sql, values) : this.pool.query(sql, values));
+    const insert = globalStatement<unknown[]>(
+      'executions finishing together are stored in one INSERT, whatever their tenants; each row carries its own',
+      `INSERT INTO executions (${COLUMNS}) VALUES ${tuples.join(', ')}`,
+    );
+    await (this.logPool ? this.logPool.query(insert.text, values) : this.pool.query(insert, values));
   }
 }
 

@@ -21,7 +21,7 @@ export class TenantsRepository {
 
   /** The status of tenant `id` (a UUID), null when there is no such tenant, for the read model. */
   async statusSnapshot(id: string): Promise<Snapshot<TenantStatus | null>> {
-    const [row] = await this.pool.query<{ read_version: string; status: TenantStatus | null }>(TENANT_STATUS_SNAPSHOT_SQL, [id]);
+    const [row] = await this.pool.query(TENANT_STATUS_SNAPSHOT_SQL, [id]);
     return { version: Number(row.read_version), value: row.status };
   }
 

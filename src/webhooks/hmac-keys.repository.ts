@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull, Repository } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
 import { DatabasePool } from '../database/database-pool';
 import { Snapshot } from '../database/read-through-cache';
 import { withTenantLock } from '../tenancy/tenant-lock';
+import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { HmacKey } from './hmac-key.entity';
 import { ACTIVE_KEYS_SNAPSHOT_SQL } from './hmac-keys.sql';
 
@@ -16,27 +17,27 @@ export interface SealedKey {
 
 @Injectable()
 export class HmacKeysRepository {
-  private readonly keys: Repository<HmacKey>;
+  private readonly keys: TenantScopedRepository<HmacKey>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly pool: DatabasePool,
   ) {
-    this.keys = dataSource.getRepository(HmacKey);
+    this.keys = TenantScopedRepository.of(dataSource, HmacKey);
   }
 
   /** The tenant's active keys, newest first, for the read model. */
   async activeSnapshot(tenantId: TenantId): Promise<Snapshot<SealedKey[]>> {
-    const rows = await this.pool.query<{ read_version: string; id: string | null; key_ciphertext: string }>(ACTIVE_KEYS_SNAPSHOT_SQL, [tenantId]);
+    const rows = await this.pool.query(ACTIVE_KEYS_SNAPSHOT_SQL, [tenantId]);
     const value = rows.flatMap((row) => (row.id === null ? [] : [{ id: row.id, keyCiphertext: row.key_ciphertext }]));
     return { version: Number(rows[0].read_version), value };
   }
 
   /** Inserts unless the tenant already has `limit` active keys; false when it has. */
   insertWithinLimit(tenantId: TenantId, key: HmacKey, limit: number): Promise<boolean> {
-    return withTenantLock(this.dataSource, tenantId, async (manager) => {
-      const keys = manager.getRepository(HmacKey);
-      if ((await keys.countBy({ tenantId, revokedAt: IsNull() })) >= limit) return false;
+    return withTenantLock(this.dataSource, tenantId, async (transaction) => {
+      const keys = transaction.rows(HmacKey);
+      if ((await keys.countBy({ revokedAt: IsNull() })) >= limit) return false;
       await keys.insert(key);
       return true;
     });
@@ -44,18 +45,18 @@ export class HmacKeysRepository {
 
   /** Newest first: the first active one is the primary. */
   listByTenant(tenantId: TenantId): Promise<HmacKey[]> {
-    return this.keys.find({ where: { tenantId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return this.keys.for(tenantId).find({ order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
   listActive(tenantId: TenantId): Promise<HmacKey[]> {
-    return this.keys.find({ where: { tenantId, revokedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return this.keys.for(tenantId).find({ where: { revokedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
   findByTenantAndId(tenantId: TenantId, id: string): Promise<HmacKey | null> {
-    return this.keys.findOneBy({ tenantId, id });
+    return this.keys.for(tenantId).findOneBy({ id });
   }
 
   async revoke(tenantId: TenantId, id: string, at: Date): Promise<void> {
-    await this.keys.update({ tenantId, id, revokedAt: IsNull() }, { revokedAt: at });
+    await this.keys.for(tenantId).update({ id, revokedAt: IsNull() }, { revokedAt: at });
   }
 }

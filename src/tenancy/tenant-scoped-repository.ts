@@ -1,0 +1,27 @@
+import { DataSource, EntityManager, EntityTarget, Repository } from 'typeorm';
+import { TenantId } from '../common/tenant-id';
+import { TenantOwned, TenantRows } from './tenant-rows';
+
+/**
+ * The TypeORM repository of a tenant-owned entity, as repository classes hold it: `for(tenantId)` gives that
+ * tenant's rows (`TenantRows`), the only way to query them by tenant. A query about no one tenant (retention
+ * across tenants, a row found by its own unguessable id or a secret's hash) goes through `acrossTenants(why)`,
+ * which says so where it is written and in review. Lint keeps `getRepository` out of feature code
+ * (eslint.config.mjs), so these two are the ways to a tenant-owned table.
+ */
+export class TenantScopedRepository<T extends TenantOwned> {
+  private constructor(private readonly repository: Repository<T>) {}
+
+  static of<T extends TenantOwned>(source: DataSource | EntityManager, entity: EntityTarget<T>): TenantScopedRepository<T> {
+    return new TenantScopedRepository(source.getRepository(entity));
+  }
+
+  for(tenantId: TenantId): TenantRows<T> {
+    return new TenantRows(this.repository, tenantId);
+  }
+
+  /** The whole table, for a query about no one tenant; `_why` says what it is about instead (for the reader). */
+  acrossTenants(_why: string): Repository<T> {
+    return this.repository;
+  }
+}
