@@ -77,6 +77,23 @@ export default defineConfig([
     },
   },
 
+  // A tenant-owned table is reached through TenantScopedRepository (src/tenancy/tenant-scoped-repository.ts):
+  // `for(tenantId)` ANDs the tenant into every query, and `acrossTenants(why)` says where a query is about no one
+  // tenant. A bare TypeORM repository would let a query forget the tenant, so feature code does not get one.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/database/**', 'src/tenancy/tenant-scoped-repository.ts', 'src/tenancy/tenant-lock.ts', 'src/tenancy/tenants.repository.ts', 'src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'getRepository',
+          message: 'Use TenantScopedRepository.of(...).for(tenantId) (or acrossTenants(why)); see docs/architecture.md, "Tenant-scoped queries".',
+        },
+      ],
+    },
+  },
+
   // Tests read JSON bodies of every shape; typing each one would say nothing the assertions don't.
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 
