@@ -111,6 +111,36 @@ describe('executions (contract "Executions")', () => {
     expect(listed.body.executions.map((execution: { id: string }) => execution.id).sort()).toEqual([viaGateway.body.execution.id, viaAdmin.body.execution.id].sort());
   });
 
+  it.each([
+    [{ city: 'Oslo' }, 'city: unknown field (the action\'s parameters go inside "parameters": {"parameters": {"city": …}})'],
+    [
+      { city: 'Oslo', units: 'metric', days: 3, hourly: true },
+      'city, units, days, hourly: unknown fields (the action\'s parameters go inside "parameters": {"parameters": {"city": …, "units": …, "days": …, …}})',
+    ],
+    [{ parameters: { city: 'Oslo' }, units: 'metric' }, 'units: unknown field (the action\'s parameters go inside "parameters")'],
+    [{ parameters: null, 'the city': 'Oslo' }, '"the city": unknown field (the action\'s parameters go inside "parameters")'],
+  ])('refuses fields beside "parameters" (%j) with 400 naming them, on the gateway and the management API, sending nothing', async (body, details) => {
+    const name = await actionAnswering(ok, { json_schema: { type: 'object' } });
+    const mark = receiver.calls.length;
+    const viaGateway = await execute(name, body);
+    expect([viaGateway.status, viaGateway.body]).toEqual([400, { error: 'Invalid request', details }]);
+    const viaAdmin = await call(testApp.baseUrl, 'POST', `/api/v1/admin/tenants/${tenant.tenantId}/actions/${name}/execute`, { token: testApp.config.adminApiKey, body });
+    expect([viaAdmin.status, viaAdmin.body]).toEqual([400, { error: 'Invalid request', details }]);
+    expect(callsAfter(mark)).toHaveLength(0);
+    expect((await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt })).body.executions).toEqual([]);
+  });
+
+  it('lists at most ten unknown fields, each cut at 64 characters, however many a body has', async () => {
+    const name = await actionAnswering(ok, { json_schema: { type: 'object' } });
+    const long = 'k'.repeat(5_000);
+    const body = Object.fromEntries([long, ...Array.from({ length: 20_000 }, (_, index) => `f${index}`)].map((key) => [key, 1]));
+    const response = await execute(name, body);
+    expect(response.status).toBe(400);
+    const details: string = response.body.details;
+    expect(details.startsWith(`"${'k'.repeat(64)}…", f0, f1, f2, f3, f4, f5, f6, f7, f8 and 19991 more: unknown fields (`)).toBe(true);
+    expect(details.length).toBeLessThan(400);
+  });
+
   it.each([['[]'], ['"text"'], ['null'], ['7']])('still refuses a body that is not a JSON object (%s) with 400, sending nothing', async (raw) => {
     const name = await actionAnswering(ok, { json_schema: { type: 'object' } });
     const mark = receiver.calls.length;

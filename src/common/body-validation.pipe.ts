@@ -1,8 +1,12 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
-import { validateSync, ValidationError } from 'class-validator';
+import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
 import { InvalidRequestError } from './common.errors';
 
 const BODY_OPTIONAL = Symbol('body optional');
+const UNKNOWN_FIELDS = Symbol('unknown fields refused');
+
+/** How a DTO marked `@RefusesUnknownFields` explains the fields it does not take, given their names and the body. */
+export type UnknownFieldsHint = (unknown: string[], body: Record<string, unknown>) => string;
 
 /**
  * On a DTO whose fields are all optional: a request with no body (none at all, or an empty one) is taken as `{}`,
@@ -13,6 +17,22 @@ export function BodyOptional(): ClassDecorator {
     Object.defineProperty(target, BODY_OPTIONAL, { value: true });
   };
 }
+
+/**
+ * On a DTO whose body has a side effect that a misplaced field would silently change (execute: `{"city":"Oslo"}`
+ * would run the action with parameters {}): a field the DTO does not declare is 400 `Invalid request` naming it,
+ * followed by `hint`'s advice, instead of being dropped. Every other body ignores unknown fields (the contract's
+ * rule for action bodies); docs/decisions.md says why execute differs.
+ */
+export function RefusesUnknownFields(hint: UnknownFieldsHint): ClassDecorator {
+  return (target) => {
+    Object.defineProperty(target, UNKNOWN_FIELDS, { value: hint });
+  };
+}
+
+/** Names listed in a refusal; the rest are counted. Each is cut too: both are the caller's text, echoed. */
+const NAMES_LISTED = 10;
+const NAME_SHOWN = 64;
 
 /**
  * Validates JSON bodies (parsed by `JsonBodyInterceptor` after the guards) against their DTO class. The DTO is
@@ -29,6 +49,7 @@ export class BodyValidationPipe implements PipeTransform {
     if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) {
       throw new InvalidRequestError('body: must be a JSON object');
     }
+    refuseUnknownFields(metadata.metatype, value as Record<string, unknown>);
     const dto = Object.assign(new (metadata.metatype as new () => object)(), value);
     const errors = validateSync(dto, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true });
     if (errors.length > 0) throw new InvalidRequestError(formatErrors(errors));
@@ -40,4 +61,28 @@ export function formatErrors(errors: ValidationError[]): string {
   return errors
     .map((error) => `${error.property}: ${Object.values(error.constraints ?? {}).join(', ') || 'is invalid'}`)
     .join('; ');
+}
+
+function refuseUnknownFields(metatype: NonNullable<ArgumentMetadata['metatype']>, body: Record<string, unknown>): void {
+  const hint = Object.hasOwn(metatype, UNKNOWN_FIELDS) ? ((metatype as unknown as Record<symbol, UnknownFieldsHint>)[UNKNOWN_FIELDS]) : undefined;
+  if (!hint) return;
+  const known = new Set(getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).map((rule) => rule.propertyName));
+  const unknown = Object.keys(body).filter((field) => !known.has(field));
+  if (unknown.length === 0) return;
+  const listed = unknown.slice(0, NAMES_LISTED).map(fieldName);
+  const more = unknown.length > NAMES_LISTED ? ` and ${unknown.length - NAMES_LISTED} more` : '';
+  const noun = unknown.length === 1 ? 'unknown field' : 'unknown fields';
+  throw new InvalidRequestError(`${listed.join(', ')}${more}: ${noun} (${hint(unknown, body)})`);
+}
+
+/** A field name cut to a length fit to echo. */
+export function shownName(name: string): string {
+  const characters = [...name];
+  return characters.length > NAME_SHOWN ? `${characters.slice(0, NAME_SHOWN).join('')}…` : name;
+}
+
+/** A field name as a refusal lists it: as is when it reads as a name, else JSON-quoted. */
+function fieldName(name: string): string {
+  const shown = shownName(name);
+  return /^[A-Za-z_$][\w$-]*$/.test(shown) ? shown : JSON.stringify(shown);
 }

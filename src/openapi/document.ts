@@ -53,6 +53,11 @@ const SCHEMA_ADDITIONS: Record<string, Partial<SchemaObject>> = {
     anyOf: [{ required: ['description'] }, { required: ['webhook_url'] }, { required: ['json_schema'] }],
     description: 'At least one of description, webhook_url, json_schema (other fields are ignored)',
   },
+  // Unlike the action bodies, execute refuses other fields: parameters sent at the top level would run with {}.
+  ExecuteActionRequest: {
+    additionalProperties: false,
+    description: 'The parameters go inside `parameters`; any other field is a 400 naming it',
+  },
 };
 
 /** The OpenAPI description of the gateway and management APIs, built from the controllers' decorators. */
