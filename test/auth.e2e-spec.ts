@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
+import { BEARER_PROBLEMS, BearerProblem } from '../src/auth/bearer-problem';
 import { admin, createTenant, gateway, TestTenant } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -99,14 +100,15 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
   });
 
   describe('bearer tokens', () => {
-    const expectInvalid = async (headers: Record<string, string>) => {
+    /** 401 Invalid token (the body exactly the contract's), the challenge saying which mistake `problem` is. */
+    const expectInvalid = async (headers: Record<string, string>, problem?: BearerProblem) => {
       const response = await gateway(testApp, 'GET', '/actions', { headers });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ error: 'Invalid token' });
-      // RFC 6750: a 401 names the scheme; a token that was sent and refused is also invalid_token.
+      // RFC 6750: a 401 names the scheme; a token that was sent and refused is also invalid_token, with a description.
       const challenge = 'Bearer realm="action-gateway"';
       expect(response.headers.get('www-authenticate')).toBe(
-        headers.authorization === undefined ? challenge : `${challenge}, error="invalid_token", error_description="The access token is invalid or expired"`,
+        problem === undefined ? challenge : `${challenge}, error="invalid_token", error_description="${BEARER_PROBLEMS[problem]}"`,
       );
     };
 
@@ -122,28 +124,52 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
       expect((await gateway(testApp, 'GET', '/actions', { token: sign({}) })).status).toBe(200);
     });
 
-    it.each([
-      ['no Authorization header', {}],
-      ['an empty bearer', { authorization: 'Bearer ' }],
-      ['another scheme', { authorization: 'Basic dXNlcjpwdw==' }],
-      ['garbage', { authorization: 'Bearer not.a.jwt' }],
-    ])('refuses %s', async (_, headers) => {
-      await expectInvalid(headers);
+    it.each<[string, Record<string, string>, BearerProblem | undefined]>([
+      ['no Authorization header', {}, undefined],
+      ['an empty bearer', { authorization: 'Bearer ' }, 'empty'],
+      ['another scheme', { authorization: 'Basic dXNlcjpwdw==' }, 'scheme'],
+      ['garbage', { authorization: 'Bearer not.a.jwt' }, 'not_jwt'],
+      ['garbage of no JWT shape', { authorization: 'Bearer not-a-jwt' }, 'not_jwt'],
+    ])('refuses %s', async (_, headers, problem) => {
+      await expectInvalid(headers, problem);
+    });
+
+    it('says an API token must be exchanged first, whether it exists or not, with or without the Bearer scheme', async () => {
+      const made = 'agw_' + 'x'.repeat(43);
+      for (const apiToken of [tenant.apiToken, made]) {
+        await expectInvalid({ authorization: `Bearer ${apiToken}` }, 'api_token');
+        await expectInvalid({ authorization: apiToken }, 'api_token_without_scheme');
+      }
+      const response = await gateway(testApp, 'GET', '/actions', { headers: { authorization: `Bearer ${tenant.apiToken}` } });
+      expect(response.headers.get('www-authenticate')).toBe(
+        'Bearer realm="action-gateway", error="invalid_token", error_description="This is an API token (agw_...): exchange it for a bearer token at POST /api/v1/gateway/token/exchange first"',
+      );
+    });
+
+    it('says the scheme is missing before a JWT, and that a JWT cut short is not whole or does not verify', async () => {
+      await expectInvalid({ authorization: tenant.jwt }, 'scheme');
+      await expectInvalid({ authorization: `Bearer ${tenant.jwt} extra` }, 'trailing');
+      const [header, payload, signature] = tenant.jwt.split('.');
+      await expectInvalid({ authorization: `Bearer ${header}.${payload}` }, 'not_jwt');
+      await expectInvalid({ authorization: `Bearer ${header}.${payload.slice(0, 20)}` }, 'not_jwt');
+      await expectInvalid({ authorization: `Bearer ${header}.${payload}.${signature.slice(0, 30)}` }, 'signature');
+      await expectInvalid({ authorization: `Bearer ${header}.${payload}.` }, 'signature');
+      await expectInvalid({ authorization: `Bearer ${header}.${payload.slice(0, -7)}.${signature}` }, 'not_jwt');
     });
 
     it('refuses alg "none"', async () => {
       const unsigned = jwt.sign({ sub: tenant.apiTokenId, tenant_id: tenant.tenantId, iss: 'action-gateway', aud: 'action-gateway' }, '', {
         algorithm: 'none',
       });
-      await expectInvalid({ authorization: `Bearer ${unsigned}` });
+      await expectInvalid({ authorization: `Bearer ${unsigned}` }, 'signature');
     });
 
     it('refuses a token signed with a foreign key', async () => {
-      await expectInvalid({ authorization: `Bearer ${sign({}, {}, 'another-secret-that-is-long-enough-0123456789')}` });
+      await expectInvalid({ authorization: `Bearer ${sign({}, {}, 'another-secret-that-is-long-enough-0123456789')}` }, 'signature');
     });
 
     it('refuses another HMAC algorithm with the right key (the algorithm is pinned)', async () => {
-      await expectInvalid({ authorization: `Bearer ${sign({}, { algorithm: 'HS512' })}` });
+      await expectInvalid({ authorization: `Bearer ${sign({}, { algorithm: 'HS512' })}` }, 'foreign');
     });
 
     it('refuses an expired token', async () => {
@@ -152,7 +178,7 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
         testApp.config.jwt.secret,
         { algorithm: 'HS256', issuer: 'action-gateway', audience: 'action-gateway' },
       );
-      await expectInvalid({ authorization: `Bearer ${expired}` });
+      await expectInvalid({ authorization: `Bearer ${expired}` }, 'expired');
     });
 
     it('refuses a token that expires after it was accepted (a token verified once is remembered, its expiry is not)', async () => {
@@ -161,7 +187,7 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
       expect((await gateway(testApp, 'GET', '/actions', { token: shortLived })).status).toBe(200);
       const { exp } = jwt.decode(shortLived) as { exp: number };
       await new Promise((resolve) => setTimeout(resolve, exp * 1000 - Date.now() + 50));
-      await expectInvalid({ authorization: `Bearer ${shortLived}` });
+      await expectInvalid({ authorization: `Bearer ${shortLived}` }, 'expired');
     });
 
     it('refuses a remembered token with its signature changed, and its payload re-signed with another key', async () => {
@@ -169,21 +195,21 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
       expect((await gateway(testApp, 'GET', '/actions', { token })).status).toBe(200);
       const [header, payload, signature] = token.split('.');
       const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
-      await expectInvalid({ authorization: `Bearer ${header}.${payload}.${flipped}` });
+      await expectInvalid({ authorization: `Bearer ${header}.${payload}.${flipped}` }, 'signature');
       const claims = jwt.decode(token) as object;
-      await expectInvalid({ authorization: `Bearer ${jwt.sign(claims, 'another-secret-that-is-long-enough-0123456789', { algorithm: 'HS256' })}` });
+      await expectInvalid({ authorization: `Bearer ${jwt.sign(claims, 'another-secret-that-is-long-enough-0123456789', { algorithm: 'HS256' })}` }, 'signature');
     });
 
     it.each([
       ['a wrong issuer', { issuer: 'someone-else' }],
       ['a wrong audience', { audience: 'someone-else' }],
     ])('refuses %s', async (_, options) => {
-      await expectInvalid({ authorization: `Bearer ${sign({}, options)}` });
+      await expectInvalid({ authorization: `Bearer ${sign({}, options)}` }, 'foreign');
     });
 
     it('refuses a token whose tenant claim does not match its API token', async () => {
       const other = await createTenant(testApp);
-      await expectInvalid({ authorization: `Bearer ${sign({ tenant_id: other.tenantId })}` });
+      await expectInvalid({ authorization: `Bearer ${sign({ tenant_id: other.tenantId })}` }, 'no_longer_valid');
     });
 
     it('refuses a token without an exp claim', async () => {
@@ -192,19 +218,19 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
         issuer: 'action-gateway',
         audience: 'action-gateway',
       });
-      await expectInvalid({ authorization: `Bearer ${forever}` });
+      await expectInvalid({ authorization: `Bearer ${forever}` }, 'foreign');
     });
 
     it('stops working once its API token is revoked', async () => {
       expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
       await admin(testApp, 'DELETE', `/tenants/${tenant.tenantId}/api-tokens/${tenant.apiTokenId}`);
-      await expectInvalid({ authorization: `Bearer ${tenant.jwt}` });
+      await expectInvalid({ authorization: `Bearer ${tenant.jwt}` }, 'no_longer_valid');
     });
 
     it('stops working while its tenant is disabled', async () => {
       expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
       await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'disabled' });
-      await expectInvalid({ authorization: `Bearer ${tenant.jwt}` });
+      await expectInvalid({ authorization: `Bearer ${tenant.jwt}` }, 'no_longer_valid');
       await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'active' });
       expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
     });

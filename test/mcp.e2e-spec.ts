@@ -225,13 +225,14 @@ describe('the MCP server (/mcp) with the SDK client', () => {
     expect(missing.body).toEqual({ error: 'Invalid token' });
     expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="action-gateway"');
     expect(missing.headers.get('x-request-id')).toBeTruthy();
-    for (const token of [expired, 'not-a-jwt']) {
+    for (const [token, description] of [
+      [expired, 'The bearer token expired: exchange the API token for a new one'],
+      ['not-a-jwt', 'The bearer token is not a whole JWT (three dot-separated parts): was it cut short when copied?'],
+    ]) {
       const invalid = await rpc(testApp, initialize, { authorization: `Bearer ${token}` });
       expect(invalid.status).toBe(401);
       expect(invalid.body).toEqual({ error: 'Invalid token' });
-      expect(invalid.headers.get('www-authenticate')).toBe(
-        'Bearer realm="action-gateway", error="invalid_token", error_description="The access token is invalid or expired"',
-      );
+      expect(invalid.headers.get('www-authenticate')).toBe(`Bearer realm="action-gateway", error="invalid_token", error_description="${description}"`);
     }
     // The same challenge as every other bearer route's 401.
     expect((await gateway(testApp, 'GET', '/actions')).headers.get('www-authenticate')).toBe('Bearer realm="action-gateway"');

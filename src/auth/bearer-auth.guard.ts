@@ -4,6 +4,8 @@ import passport from 'passport';
 import type { Logger } from 'pino';
 import { InvalidTokenError } from '../common/common.errors';
 import { DomainError } from '../common/domain.error';
+import { BEARER_PROBLEMS, BearerProblem, headerProblem, verificationProblem } from './bearer-problem';
+import { UnverifiedTokenError } from './auth.errors';
 import { bearerToken, JwtStrategy } from './jwt.strategy';
 import { Principal } from './principal';
 
@@ -12,9 +14,10 @@ import { Principal } from './principal';
  * up by name in passport's process-wide registry, where the last Nest application to boot wins: an admin
  * backend or a test that composes a second application would have its tokens checked with the other's secret.
  * Every way a bearer token can fail is the same 401 `Invalid token`, with the challenge RFC 6750 (section 3) asks
- * of a 401: `WWW-Authenticate: Bearer realm="action-gateway"`, plus `error="invalid_token"` when a token was sent
- * (MCP clients read it too). A lost database stays a 503. A token passport-jwt verified before is not verified
- * again (JwtStrategy.verifiedClaims, bounded): only its expiry, and its API token's and tenant's standing.
+ * of a 401: `WWW-Authenticate: Bearer realm="action-gateway"`, plus, when a token was sent, `error="invalid_token"`
+ * and an `error_description` saying which mistake it was (bearer-problem.ts; MCP clients read it too). A lost
+ * database stays a 503. A token passport-jwt verified before is not verified again (JwtStrategy.verifiedClaims,
+ * bounded): only its expiry, and its API token's and tenant's standing.
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
@@ -23,8 +26,12 @@ export class BearerAuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & { user?: Principal }>();
+    const malformed = headerProblem(request.headers.authorization);
+    // A header that cannot hold a verifiable token is refused as it is, without running passport on it.
+    if (malformed) return Promise.reject(challenged(malformed));
     const token = bearerToken(request);
-    const claims = token === null ? undefined : this.strategy.verifiedClaims(token);
+    if (token === null) return Promise.reject(challenged(undefined));
+    const claims = this.strategy.verifiedClaims(token);
     // A token verified before: only whether its API token and tenant still stand is asked again.
     const principal = claims ? this.strategy.principalOf(claims, request.arrivedAt) : this.authenticate(request, http.getResponse<FastifyReply>());
     return principal.then(
@@ -36,7 +43,9 @@ export class BearerAuthGuard implements CanActivate {
         return true;
       },
       (error: unknown) => {
-        throw error instanceof DomainError ? challenged(request) : error;
+        if (!(error instanceof DomainError)) throw error;
+        // passport-jwt's failure (the token did not verify), or the strategy's (it did, but no longer stands).
+        throw challenged(error instanceof UnverifiedTokenError ? verificationProblem(error.failure) : 'no_longer_valid');
       },
     );
   }
@@ -44,21 +53,21 @@ export class BearerAuthGuard implements CanActivate {
   private authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
     return new Promise((resolve, reject) => {
       // passport decorates the strategy object per request, so each request gets its own derived instance.
-      const authenticate = passport.authenticate(Object.create(this.strategy), { session: false }, (error: unknown, user: Principal | false) => {
+      const authenticate = passport.authenticate(Object.create(this.strategy), { session: false }, (error: unknown, user: Principal | false, failure: unknown) => {
         if (error) return reject(error);
-        if (!user) return reject(new InvalidTokenError());
+        if (!user) return reject(new UnverifiedTokenError(failure));
         resolve(user);
       });
-      authenticate(request, reply, (error: unknown) => reject(error ?? new InvalidTokenError()));
+      authenticate(request, reply, (error: unknown) => reject(error ?? new UnverifiedTokenError(undefined)));
     });
   }
 }
 
 const REALM = 'Bearer realm="action-gateway"';
 
-function challenged(request: FastifyRequest): InvalidTokenError {
+/** The contract's 401 with RFC 6750's challenge: no error code when no credentials came (section 3.1). */
+function challenged(problem: BearerProblem | undefined): InvalidTokenError {
   const error = new InvalidTokenError();
-  error.headers['WWW-Authenticate'] =
-    request.headers.authorization === undefined ? REALM : `${REALM}, error="invalid_token", error_description="The access token is invalid or expired"`;
+  error.headers['WWW-Authenticate'] = problem === undefined ? REALM : `${REALM}, error="invalid_token", error_description="${BEARER_PROBLEMS[problem]}"`;
   return error;
 }

@@ -8,6 +8,7 @@ import { asTenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
 import { AsOf } from '../database/read-scope';
 import { ApiTokensService } from './api-tokens.service';
+import { UnverifiedTokenError } from './auth.errors';
 import { jwtSecretKey } from './jwt-secret';
 import { BearerClaims, Principal } from './principal';
 
@@ -52,7 +53,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   /** passport-jwt's call, once it has verified the token of `request`. */
   async validate(request: HeaderBearer, claims: BearerClaims): Promise<Principal> {
     if (typeof claims.sub !== 'string' || typeof claims.tenant_id !== 'string' || typeof claims.exp !== 'number') {
-      throw new InvalidTokenError();
+      throw new UnverifiedTokenError('claims');
     }
     const token = bearerToken(request);
     if (token !== null && token.length <= LONGEST_KEPT) this.verified.set(token, claims as VerifiedClaims);

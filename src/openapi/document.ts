@@ -38,8 +38,13 @@ const HEADERS = {
   'X-RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer', example: 999 } },
   'X-RateLimit-Reset': { description: 'Seconds until the oldest counted request stops counting (the budget grows by one)', schema: { type: 'integer', example: 3600 } },
   'WWW-Authenticate': {
-    description: 'The bearer challenge (RFC 6750): Bearer realm="action-gateway", with error="invalid_token" when a token was sent',
-    schema: { type: 'string', example: 'Bearer realm="action-gateway", error="invalid_token"' },
+    description:
+      'The bearer challenge (RFC 6750): Bearer realm="action-gateway", with error="invalid_token" and an error_description ' +
+      'saying which mistake it was when a token was sent (an API token not exchanged, a token cut short, an expired one)',
+    schema: {
+      type: 'string',
+      example: 'Bearer realm="action-gateway", error="invalid_token", error_description="The bearer token expired: exchange the API token for a new one"',
+    },
   },
   'Retry-After': { description: 'Seconds to wait before the next request can pass', schema: { type: 'integer', example: 42 } },
 };
