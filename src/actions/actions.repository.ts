@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { compactJson, keepWrittenText, writtenText } from '../common/json-text';
 import { TenantId } from '../common/tenant-id';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
 import { Snapshot } from '../database/read-through-cache';
 import { withTenantLock } from '../tenancy/tenant-lock';
@@ -51,16 +52,19 @@ export class ActionsRepository {
   }
 
   /** The tenant's actions ordered by name, for the read model. */
+  @GenerateSql({ params: [DummyValue.TENANT_ID] })
   async snapshotOfTenant(tenantId: TenantId): Promise<Snapshot<Action[]>> {
     const rows = await this.pool.query(TENANT_ACTIONS_SNAPSHOT_SQL, [tenantId]);
     return { version: Number(rows[0].read_version), value: rows.filter((row) => row.id !== null).map(toAction) };
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.STRING] })
   async findByName(tenantId: TenantId, name: string): Promise<Action | null> {
     const rows = await this.pool.query(ACTION_BY_NAME_SQL, [tenantId, name]);
     return rows.length > 0 ? toAction(rows[0]) : null;
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID] })
   countByTenant(tenantId: TenantId): Promise<number> {
     return this.actions.for(tenantId).countBy();
   }
@@ -70,6 +74,13 @@ export class ActionsRepository {
    * the insert, so concurrent creates can neither share a name nor overshoot the quota; the unique constraint
    * backs the name check up.
    */
+  @GenerateSql({
+    params: [
+      DummyValue.TENANT_ID,
+      { id: DummyValue.UUID, tenantId: DummyValue.TENANT_ID, name: DummyValue.STRING, description: DummyValue.STRING, jsonSchema: {}, webhookUrl: 'https://example.com/', createdAt: DummyValue.DATE, updatedAt: DummyValue.DATE },
+      DummyValue.LIMIT,
+    ],
+  })
   async insertWithinLimit(tenantId: TenantId, action: Action, limit: number): Promise<InsertOutcome> {
     try {
       return await withTenantLock(this.dataSource, tenantId, async (transaction) => {
@@ -95,6 +106,7 @@ export class ActionsRepository {
   }
 
   /** Applies `changes`; null when the action does not exist (any more). */
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.STRING, { description: DummyValue.STRING }, DummyValue.DATE] })
   async update(tenantId: TenantId, name: string, changes: ActionChanges, at: Date): Promise<Action | null> {
     const { description = null, webhookUrl = null, jsonSchema } = changes;
     const schema = jsonSchema === undefined ? null : writtenText(jsonSchema);
@@ -102,6 +114,7 @@ export class ActionsRepository {
     return rows.length > 0 ? toAction(rows[0]) : null;
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.STRING] })
   async delete(tenantId: TenantId, name: string): Promise<boolean> {
     return (await this.actions.for(tenantId).delete({ name })) > 0;
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
 import { Snapshot } from '../database/read-through-cache';
 import { TenantStatus } from '../tenancy/tenant.entity';
@@ -34,6 +35,14 @@ export class ApiTokensRepository {
   }
 
   /** Inserts unless the tenant already has `limit` usable tokens (neither revoked nor expired at `now`); false when it has. */
+  @GenerateSql({
+    params: [
+      DummyValue.TENANT_ID,
+      { id: DummyValue.UUID, tenantId: DummyValue.TENANT_ID, name: DummyValue.STRING, prefix: DummyValue.STRING, tokenHash: DummyValue.HASH, createdAt: DummyValue.DATE, expiresAt: null, lastUsedAt: null, revokedAt: null },
+      DummyValue.LIMIT,
+      DummyValue.DATE,
+    ],
+  })
   insertWithinLimit(tenantId: TenantId, token: ApiToken, limit: number, now: Date): Promise<boolean> {
     return withTenantLock(this.dataSource, tenantId, async (transaction) => {
       const tokens = transaction.rows(ApiToken);
@@ -47,26 +56,31 @@ export class ApiTokensRepository {
     });
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID] })
   listByTenant(tenantId: TenantId): Promise<ApiToken[]> {
     return this.tokens.for(tenantId).find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID] })
   findByTenantAndId(tenantId: TenantId, id: string): Promise<ApiToken | null> {
     return this.tokens.for(tenantId).findOneBy({ id });
   }
 
   /** Marks the token revoked; false when it does not exist or was revoked already. */
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.DATE] })
   async revoke(tenantId: TenantId, id: string, at: Date): Promise<boolean> {
     return (await this.tokens.for(tenantId).update({ id, revokedAt: IsNull() }, { revokedAt: at })) > 0;
   }
 
   /** The standing of token `id` (a UUID), null when there is no such token, for the read model. */
+  @GenerateSql({ params: [DummyValue.UUID] })
   async standingSnapshot(id: string): Promise<Snapshot<TokenStanding | null>> {
     const [row] = await this.pool.query(TOKEN_STANDING_SNAPSHOT_SQL, [id]);
     const value = row.tenant_id === null ? null : { tenantId: row.tenant_id, expiresAt: row.expires_at, revokedAt: row.revoked_at };
     return { version: Number(row.read_version), value };
   }
 
+  @GenerateSql({ params: [DummyValue.HASH] })
   async findByHashWithTenantStatus(tokenHash: string): Promise<ApiTokenWithTenantStatus | null> {
     const rows = await this.pool.query(TOKEN_BY_HASH_SQL, [tokenHash]);
     if (rows.length === 0) return null;
@@ -85,6 +99,7 @@ export class ApiTokensRepository {
     return { token, tenantStatus: row.tenant_status };
   }
 
+  @GenerateSql({ params: [DummyValue.UUID, DummyValue.DATE] })
   async touchLastUsed(id: string, at: Date): Promise<void> {
     await this.tokens.acrossTenants('the bearer check found the token by its id').update({ id }, { lastUsedAt: at });
   }

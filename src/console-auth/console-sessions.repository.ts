@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, LessThan } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
 import { globalStatement } from '../database/statement';
 import { TenantStatus } from '../tenancy/tenant.entity';
@@ -57,10 +58,12 @@ export class ConsoleSessionsRepository {
     this.links = TenantScopedRepository.of(dataSource, PortalLink);
   }
 
+  @GenerateSql({ params: [{ id: DummyValue.UUID, secretHash: DummyValue.HASH, kind: 'tenant', tenantId: DummyValue.TENANT_ID, adminKeyHash: null, createdAt: DummyValue.DATE, expiresAt: DummyValue.DATE }] })
   insert(session: ConsoleSession): Promise<unknown> {
     return this.sessions.acrossTenants('an operator session has no tenant; a tenant session comes from a redeemed link').insert(session);
   }
 
+  @GenerateSql({ params: [DummyValue.HASH] })
   async findBySecretHash(secretHash: string): Promise<SessionWithTenant | null> {
     const rows = await this.pool.query(SESSION_BY_HASH_SQL, [secretHash]);
     if (rows.length === 0) return null;
@@ -77,14 +80,17 @@ export class ConsoleSessionsRepository {
     return { session, tenantStatus: row.tenant_status };
   }
 
+  @GenerateSql({ params: [DummyValue.UUID] })
   async deleteById(id: string): Promise<void> {
     await this.sessions.acrossTenants('a session ends by its own id, which only its cookie knows').delete({ id });
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID] })
   async deleteByTenant(tenantId: TenantId): Promise<void> {
     await this.sessions.for(tenantId).delete({});
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID, { id: DummyValue.UUID, tokenHash: DummyValue.HASH, tenantId: DummyValue.TENANT_ID, createdAt: DummyValue.DATE, expiresAt: DummyValue.DATE, redeemedAt: null }] })
   insertPortalLink(tenantId: TenantId, link: PortalLink): Promise<void> {
     return this.links.for(tenantId).insert(link);
   }
@@ -94,6 +100,7 @@ export class ConsoleSessionsRepository {
    * before it expires) and, when its tenant is active, the session is stored for that tenant. Null when the link
    * is unknown, used, expired, or its tenant is disabled.
    */
+  @GenerateSql({ params: [DummyValue.HASH, DummyValue.DATE, { id: DummyValue.UUID, secretHash: DummyValue.HASH, kind: 'tenant', tenantId: null, adminKeyHash: null, createdAt: DummyValue.DATE, expiresAt: DummyValue.DATE }] })
   redeemPortalLink(tokenHash: string, now: Date, session: ConsoleSession): Promise<ConsoleSession | null> {
     return this.dataSource.transaction(async (manager) => {
       const [rows] = (await manager.query(REDEEM_SQL.text, [tokenHash, now])) as [Array<NonNullable<(typeof REDEEM_SQL)['types']>['row']>, number];
@@ -106,6 +113,7 @@ export class ConsoleSessionsRepository {
   }
 
   /** Removes sessions and portal links that have expired; returns how many rows went. */
+  @GenerateSql({ params: [DummyValue.DATE] })
   async deleteExpired(now: Date): Promise<number> {
     const sessions = await this.sessions.acrossTenants('pruning ends every tenant\'s expired sessions').delete({ expiresAt: LessThan(now) });
     const links = await this.links.acrossTenants('pruning ends every tenant\'s expired links').delete({ expiresAt: LessThan(now) });

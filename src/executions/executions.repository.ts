@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, LessThan, QueryFailedError } from 'typeorm';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { asyncCommitPool } from '../database/async-commit-pool';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
 import { DatabaseSettings } from '../database/database-settings';
 import { globalStatement } from '../database/statement';
@@ -41,20 +42,41 @@ export class ExecutionsRepository implements OnApplicationShutdown {
     await this.logPool?.end();
   }
 
+  @GenerateSql({
+    params: [
+      {
+        id: DummyValue.UUID,
+        tenantId: DummyValue.TENANT_ID,
+        actionId: DummyValue.UUID,
+        actionName: DummyValue.STRING,
+        status: 'succeeded',
+        httpStatus: 200,
+        result: '{}',
+        error: '',
+        durationMs: 1,
+        attempts: 1,
+        attemptLog: [],
+        createdAt: DummyValue.DATE,
+      },
+    ],
+  })
   insert(execution: Execution): Promise<InsertResult> {
     return this.inserts.add(execution);
   }
 
   /** Newest first; only those of `status` when given. */
+  @GenerateSql({ name: 'every status', params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.LIMIT] }, { name: 'one status', params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.LIMIT, 'failed'] })
   listByAction(tenantId: TenantId, actionId: string, limit: number, status?: ExecutionStatus): Promise<Execution[]> {
     const where = status ? { actionId, status } : { actionId };
     return this.executions.for(tenantId).find({ where, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.UUID] })
   findByActionAndId(tenantId: TenantId, actionId: string, id: string): Promise<Execution | null> {
     return this.executions.for(tenantId).findOneBy({ actionId, id });
   }
 
+  @GenerateSql({ params: [DummyValue.DATE] })
   async deleteOlderThan(cutoff: Date): Promise<number> {
     const result = await this.executions.acrossTenants('retention ends every tenant\'s old executions').delete({ createdAt: LessThan(cutoff) });
     return result.affected ?? 0;

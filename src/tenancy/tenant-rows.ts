@@ -76,7 +76,12 @@ export class TenantRows<T extends TenantOwned> {
   private scoped(filter: TenantFilter<T>): FindOptionsWhere<T>;
   private scoped(filter: TenantFilter<T> | TenantFilter<T>[]): FindOptionsWhere<T> | FindOptionsWhere<T>[];
   private scoped(filter: TenantFilter<T> | TenantFilter<T>[]): FindOptionsWhere<T> | FindOptionsWhere<T>[] {
-    const withTenant = (one: TenantFilter<T>) => ({ ...one, tenantId: this.tenantId }) as FindOptionsWhere<T>;
+    // The tenant first, so the SQL reads `tenant_id = $1 AND ...` like the hand-written statements; a `tenantId`
+    // smuggled into a filter past its type is dropped.
+    const withTenant = (one: TenantFilter<T>) => {
+      const { tenantId: _smuggled, ...filter } = one as TenantFilter<T> & { tenantId?: unknown };
+      return { tenantId: this.tenantId, ...filter } as FindOptionsWhere<T>;
+    };
     return Array.isArray(filter) ? filter.map(withTenant) : withTenant(filter);
   }
 }

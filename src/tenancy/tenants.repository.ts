@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
 import { Snapshot } from '../database/read-through-cache';
 import { Tenant, TenantStatus } from './tenant.entity';
@@ -20,19 +21,23 @@ export class TenantsRepository {
   }
 
   /** The status of tenant `id` (a UUID), null when there is no such tenant, for the read model. */
+  @GenerateSql({ params: [DummyValue.TENANT_ID] })
   async statusSnapshot(id: string): Promise<Snapshot<TenantStatus | null>> {
     const [row] = await this.pool.query(TENANT_STATUS_SNAPSHOT_SQL, [id]);
     return { version: Number(row.read_version), value: row.status };
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID] })
   findById(id: string): Promise<Tenant | null> {
     return this.tenants.findOneBy({ id });
   }
 
+  @GenerateSql({ params: [] })
   findAll(): Promise<Tenant[]> {
     return this.tenants.find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  @GenerateSql({ params: [{ id: DummyValue.OTHER_TENANT_ID, name: DummyValue.STRING, status: 'active', createdAt: DummyValue.DATE, updatedAt: DummyValue.DATE }] })
   insert(tenant: Tenant): Promise<unknown> {
     return this.tenants.insert(tenant);
   }
@@ -41,6 +46,7 @@ export class TenantsRepository {
    * Sets the given fields of tenant `id` (a UUID), and `updated_at` to `at`, only if one of them differs; the
    * others are not written, so a concurrent change to them stays. The tenant as it now is, or null if none.
    */
+  @GenerateSql({ params: [DummyValue.TENANT_ID, { name: 'renamed', status: 'disabled' }, DummyValue.DATE] })
   async update(id: string, changes: TenantChanges, at: Date): Promise<Tenant | null> {
     const differs = Object.keys(changes).map((column) => `${column} IS DISTINCT FROM :${column}`);
     if (differs.length > 0) {

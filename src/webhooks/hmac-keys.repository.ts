@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
 import { Snapshot } from '../database/read-through-cache';
 import { withTenantLock } from '../tenancy/tenant-lock';
@@ -27,6 +28,7 @@ export class HmacKeysRepository {
   }
 
   /** The tenant's active keys, newest first, for the read model. */
+  @GenerateSql({ params: [DummyValue.TENANT_ID] })
   async activeSnapshot(tenantId: TenantId): Promise<Snapshot<SealedKey[]>> {
     const rows = await this.pool.query(ACTIVE_KEYS_SNAPSHOT_SQL, [tenantId]);
     const value = rows.flatMap((row) => (row.id === null ? [] : [{ id: row.id, keyCiphertext: row.key_ciphertext }]));
@@ -34,6 +36,7 @@ export class HmacKeysRepository {
   }
 
   /** Inserts unless the tenant already has `limit` active keys; false when it has. */
+  @GenerateSql({ params: [DummyValue.TENANT_ID, { id: DummyValue.UUID, tenantId: DummyValue.TENANT_ID, keyCiphertext: DummyValue.STRING, createdAt: DummyValue.DATE, revokedAt: null }, DummyValue.LIMIT] })
   insertWithinLimit(tenantId: TenantId, key: HmacKey, limit: number): Promise<boolean> {
     return withTenantLock(this.dataSource, tenantId, async (transaction) => {
       const keys = transaction.rows(HmacKey);
@@ -44,18 +47,22 @@ export class HmacKeysRepository {
   }
 
   /** Newest first: the first active one is the primary. */
+  @GenerateSql({ params: [DummyValue.TENANT_ID] })
   listByTenant(tenantId: TenantId): Promise<HmacKey[]> {
     return this.keys.for(tenantId).find({ order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID] })
   listActive(tenantId: TenantId): Promise<HmacKey[]> {
     return this.keys.for(tenantId).find({ where: { revokedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID] })
   findByTenantAndId(tenantId: TenantId, id: string): Promise<HmacKey | null> {
     return this.keys.for(tenantId).findOneBy({ id });
   }
 
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.DATE] })
   async revoke(tenantId: TenantId, id: string, at: Date): Promise<void> {
     await this.keys.for(tenantId).update({ id, revokedAt: IsNull() }, { revokedAt: at });
   }

@@ -1,0 +1,126 @@
+-- The statements each method of ActionsRepository (src/actions/actions.repository.ts) sends, in order.
+-- Written by `npm run sql` (test/medium/sql-snapshots.medium-spec.ts, immich's @GenerateSql): do not edit.
+
+-- ActionsRepository.snapshotOfTenant
+SELECT
+  v.version AS read_version,
+  a.id,
+  a.tenant_id,
+  a.name,
+  a.description,
+  a.json_schema::text AS json_schema,
+  a.webhook_url,
+  a.created_at,
+  a.updated_at
+FROM
+  read_model_version v
+  LEFT JOIN actions a ON a.tenant_id = $1
+ORDER BY
+  a.name;
+
+-- ActionsRepository.findByName
+SELECT
+  id,
+  tenant_id,
+  name,
+  description,
+  json_schema::text AS json_schema,
+  webhook_url,
+  created_at,
+  updated_at
+FROM
+  actions
+WHERE
+  tenant_id = $1
+  AND name = $2;
+
+-- ActionsRepository.countByTenant
+SELECT
+  COUNT(1) AS "cnt"
+FROM
+  "actions" "Action"
+WHERE
+  (("Action"."tenant_id" = $1));
+
+-- ActionsRepository.insertWithinLimit
+START TRANSACTION;
+SELECT
+  "tenant"."id" AS "tenant_id",
+  "tenant"."name" AS "tenant_name",
+  "tenant"."status" AS "tenant_status",
+  "tenant"."created_at" AS "tenant_created_at",
+  "tenant"."updated_at" AS "tenant_updated_at"
+FROM
+  "tenants" "tenant"
+WHERE
+  "tenant"."id" = $1
+FOR UPDATE;
+SELECT
+  1 AS "row_exists"
+FROM
+  (
+    SELECT
+      1 AS dummy_column
+  ) "dummy_table"
+WHERE
+  EXISTS (
+    SELECT
+      1
+    FROM
+      "actions" "Action"
+    WHERE
+      (
+        ("Action"."tenant_id" = $1)
+        AND ("Action"."name" = $2)
+      )
+  )
+LIMIT
+  1;
+SELECT
+  COUNT(1) AS "cnt"
+FROM
+  "actions" "Action"
+WHERE
+  (("Action"."tenant_id" = $1));
+INSERT INTO
+  actions (
+    tenant_id,
+    id,
+    name,
+    description,
+    json_schema,
+    webhook_url,
+    created_at,
+    updated_at
+  )
+VALUES
+  ($1, $2, $3, $4, $5, $6, $7, $8);
+COMMIT;
+
+-- ActionsRepository.update
+UPDATE actions
+SET
+  description = COALESCE($3, description),
+  webhook_url = COALESCE($4, webhook_url),
+  json_schema = COALESCE($5::json, json_schema),
+  updated_at = $6
+WHERE
+  tenant_id = $1
+  AND name = $2
+RETURNING
+  id,
+  tenant_id,
+  name,
+  description,
+  json_schema::text AS json_schema,
+  webhook_url,
+  created_at,
+  updated_at;
+
+-- ActionsRepository.delete
+DELETE FROM "actions"
+WHERE
+  (
+    "tenant_id" = $1
+    AND "name" = $2
+  );

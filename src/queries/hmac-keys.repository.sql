@@ -1,0 +1,110 @@
+-- The statements each method of HmacKeysRepository (src/webhooks/hmac-keys.repository.ts) sends, in order.
+-- Written by `npm run sql` (test/medium/sql-snapshots.medium-spec.ts, immich's @GenerateSql): do not edit.
+
+-- HmacKeysRepository.activeSnapshot
+SELECT
+  v.version AS read_version,
+  k.id,
+  k.key_ciphertext
+FROM
+  read_model_version v
+  LEFT JOIN hmac_keys k ON k.tenant_id = $1
+  AND k.revoked_at IS NULL
+ORDER BY
+  k.created_at DESC,
+  k.id DESC;
+
+-- HmacKeysRepository.insertWithinLimit
+START TRANSACTION;
+SELECT
+  "tenant"."id" AS "tenant_id",
+  "tenant"."name" AS "tenant_name",
+  "tenant"."status" AS "tenant_status",
+  "tenant"."created_at" AS "tenant_created_at",
+  "tenant"."updated_at" AS "tenant_updated_at"
+FROM
+  "tenants" "tenant"
+WHERE
+  "tenant"."id" = $1
+FOR UPDATE;
+SELECT
+  COUNT(1) AS "cnt"
+FROM
+  "hmac_keys" "HmacKey"
+WHERE
+  (
+    ("HmacKey"."tenant_id" = $1)
+    AND ("HmacKey"."revoked_at" IS NULL)
+  );
+INSERT INTO
+  "hmac_keys" (
+    "id",
+    "tenant_id",
+    "key_ciphertext",
+    "created_at",
+    "revoked_at"
+  )
+VALUES
+  ($1, $2, $3, $4, $5);
+COMMIT;
+
+-- HmacKeysRepository.listByTenant
+SELECT
+  "HmacKey"."id" AS "HmacKey_id",
+  "HmacKey"."tenant_id" AS "HmacKey_tenant_id",
+  "HmacKey"."key_ciphertext" AS "HmacKey_key_ciphertext",
+  "HmacKey"."created_at" AS "HmacKey_created_at",
+  "HmacKey"."revoked_at" AS "HmacKey_revoked_at"
+FROM
+  "hmac_keys" "HmacKey"
+WHERE
+  (("HmacKey"."tenant_id" = $1))
+ORDER BY
+  "HmacKey"."created_at" DESC,
+  "HmacKey"."id" DESC;
+
+-- HmacKeysRepository.listActive
+SELECT
+  "HmacKey"."id" AS "HmacKey_id",
+  "HmacKey"."tenant_id" AS "HmacKey_tenant_id",
+  "HmacKey"."key_ciphertext" AS "HmacKey_key_ciphertext",
+  "HmacKey"."created_at" AS "HmacKey_created_at",
+  "HmacKey"."revoked_at" AS "HmacKey_revoked_at"
+FROM
+  "hmac_keys" "HmacKey"
+WHERE
+  (
+    ("HmacKey"."tenant_id" = $1)
+    AND ("HmacKey"."revoked_at" IS NULL)
+  )
+ORDER BY
+  "HmacKey"."created_at" DESC,
+  "HmacKey"."id" DESC;
+
+-- HmacKeysRepository.findByTenantAndId
+SELECT
+  "HmacKey"."id" AS "HmacKey_id",
+  "HmacKey"."tenant_id" AS "HmacKey_tenant_id",
+  "HmacKey"."key_ciphertext" AS "HmacKey_key_ciphertext",
+  "HmacKey"."created_at" AS "HmacKey_created_at",
+  "HmacKey"."revoked_at" AS "HmacKey_revoked_at"
+FROM
+  "hmac_keys" "HmacKey"
+WHERE
+  (
+    ("HmacKey"."tenant_id" = $1)
+    AND ("HmacKey"."id" = $2)
+  )
+LIMIT
+  1;
+
+-- HmacKeysRepository.revoke
+UPDATE "hmac_keys"
+SET
+  "revoked_at" = $1
+WHERE
+  (
+    "tenant_id" = $2
+    AND "id" = $3
+    AND "revoked_at" IS NULL
+  );

@@ -1,0 +1,74 @@
+-- The statements each method of TenantsRepository (src/tenancy/tenants.repository.ts) sends, in order.
+-- Written by `npm run sql` (test/medium/sql-snapshots.medium-spec.ts, immich's @GenerateSql): do not edit.
+
+-- TenantsRepository.statusSnapshot
+SELECT
+  v.version AS read_version,
+  t.status
+FROM
+  read_model_version v
+  LEFT JOIN tenants t ON t.id = $1;
+
+-- TenantsRepository.findById
+SELECT
+  "Tenant"."id" AS "Tenant_id",
+  "Tenant"."name" AS "Tenant_name",
+  "Tenant"."status" AS "Tenant_status",
+  "Tenant"."created_at" AS "Tenant_created_at",
+  "Tenant"."updated_at" AS "Tenant_updated_at"
+FROM
+  "tenants" "Tenant"
+WHERE
+  (("Tenant"."id" = $1))
+LIMIT
+  1;
+
+-- TenantsRepository.findAll
+SELECT
+  "Tenant"."id" AS "Tenant_id",
+  "Tenant"."name" AS "Tenant_name",
+  "Tenant"."status" AS "Tenant_status",
+  "Tenant"."created_at" AS "Tenant_created_at",
+  "Tenant"."updated_at" AS "Tenant_updated_at"
+FROM
+  "tenants" "Tenant"
+ORDER BY
+  "Tenant"."created_at" ASC,
+  "Tenant"."id" ASC;
+
+-- TenantsRepository.insert
+INSERT INTO
+  "tenants" (
+    "id",
+    "name",
+    "status",
+    "created_at",
+    "updated_at"
+  )
+VALUES
+  ($1, $2, $3, $4, $5);
+
+-- TenantsRepository.update
+UPDATE "tenants"
+SET
+  "name" = $1,
+  "status" = $2,
+  "updated_at" = $3
+WHERE
+  "id" = $4
+  AND (
+    "name" IS DISTINCT FROM $5
+    OR "status" IS DISTINCT FROM $6
+  );
+SELECT
+  "Tenant"."id" AS "Tenant_id",
+  "Tenant"."name" AS "Tenant_name",
+  "Tenant"."status" AS "Tenant_status",
+  "Tenant"."created_at" AS "Tenant_created_at",
+  "Tenant"."updated_at" AS "Tenant_updated_at"
+FROM
+  "tenants" "Tenant"
+WHERE
+  (("Tenant"."id" = $1))
+LIMIT
+  1;
