@@ -70,7 +70,8 @@ if (!existsSync(loadConfigPath)) {
     ADMIN_API_KEY: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   };
-  const interpolate = (text) => text.replace(/\$\{([A-Z_]+)(?::[?-][^}]*)?\}/g, (_, name) => given[name] ?? '');
+  // `${NAME:-default}` takes its default when NAME is not given (as compose does); `${NAME:?message}` requires NAME.
+  const interpolate = (text) => text.replace(/\$\{([A-Z_]+)(?::([?-])([^}]*))?\}/g, (_, name, operator, rest) => given[name] ?? (operator === '-' ? rest : ''));
   const { loadConfig } = require(loadConfigPath);
   try {
     loadConfig(Object.fromEntries(Object.entries(env).map(([key, value]) => [key, interpolate(value)])));

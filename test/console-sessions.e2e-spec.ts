@@ -80,7 +80,7 @@ describe('console sessions and portal links (issue 13)', () => {
 
     it('makes the cookie Secure in production', async () => {
       const production = await startTestApp({
-        env: { NODE_ENV: 'production', RUN_MIGRATIONS: 'false', SHUTDOWN_DELAY_MS: '0' },
+        env: { NODE_ENV: 'production', RUN_MIGRATIONS: 'false', SHUTDOWN_DELAY_MS: '0', PUBLIC_URL: 'https://gateway.example.test' },
       });
       try {
         const session = await operatorSession(production.baseUrl, production.config.adminApiKey);
@@ -247,9 +247,12 @@ describe('console sessions and portal links (issue 13)', () => {
       expect([byTenant.status, byTenant.body]).toEqual([403, { error: 'Operators only' }]);
     });
 
-    it('use the request\'s own origin when PUBLIC_URL is not set', async () => {
+    it('use the address the connection reached when PUBLIC_URL is not set (outside production), whatever X-Forwarded-Host says', async () => {
       const { tenantId } = await createTenant(replica);
-      const response = await admin(replica, 'POST', `/tenants/${tenantId}/portal-links`);
+      const response = await call(replica.baseUrl, 'POST', `/api/v1/admin/tenants/${tenantId}/portal-links`, {
+        token: replica.config.adminApiKey,
+        headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+      });
       expect(response.body.portal_link.url).toBe(`${replica.baseUrl}/console/portal#token=${response.body.portal_link.token}`);
     });
   });

@@ -149,6 +149,7 @@ describe('embedded database and the command line', () => {
       'Configuration error: DATABASE_URL is required in production (the embedded database is for development)',
       'Configuration error: ADMIN_API_KEY is required in production',
       'Configuration error: ENCRYPTION_KEY is required in production',
+      'Configuration error: PUBLIC_URL is required in production: the origin browsers reach the service at, e.g. https://gateway.example.com (portal links are made with it)',
       'Configuration error: JWT_SECRET is too weak (it repeats a short pattern): use at least 32 random bytes (openssl rand -base64 48)',
     ]);
   });

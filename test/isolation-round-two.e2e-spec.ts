@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { call } from './support/http';
 import { ok, Receiver } from './support/receiver';
+import { loadConfig } from '../src/config/load-config';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -10,11 +12,16 @@ import { startTestApp, TestApp } from './support/test-app';
  * (docs/reliability.md); here the attacks' effects are checked, not timed to the millisecond.
  */
 
-/** A GET with its path sent exactly as written (fetch and `new URL` would resolve its `..` segments first). */
-function rawGet(baseUrl: string, path: string): Promise<{ status: number; headers: Record<string, unknown>; body: unknown }> {
+type RawResponse = { status: number; headers: Record<string, unknown>; body: any };
+
+/**
+ * A request over node:http with its path and headers exactly as written: fetch would resolve the path's `..`
+ * segments first, and drops a `Host` header.
+ */
+function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: hostname, port, path, method: 'GET' }, (response) => {
+    const request = httpRequest({ host: hostname, port, path, method, headers }, (response) => {
       let text = '';
       response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       const json = String(response.headers['content-type']).startsWith('application/json');
@@ -40,6 +47,40 @@ describe('tenant isolation, round two (issue 27)', () => {
   afterAll(async () => {
     await testApp?.close();
     await receiver?.stop();
+  });
+
+  describe('portal links: no request header chooses their origin', () => {
+    it.each([
+      ['Host', { host: 'evil.example' }],
+      ['X-Forwarded-Host', { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }],
+    ])('mints the link on the address the connection reached, whatever %s says (no PUBLIC_URL, outside production)', async (_header, headers) => {
+      const response = await rawRequest(testApp.baseUrl, 'POST', `/api/v1/admin/tenants/${tenant.tenantId}/portal-links`, { authorization: `Bearer ${testApp.config.adminApiKey}`, ...headers });
+      expect(response.status).toBe(201);
+      expect(response.body.portal_link.url).toBe(`${testApp.baseUrl}/console/portal#token=${response.body.portal_link.token}`);
+    });
+
+    it('behind TRUST_PROXY too', async () => {
+      const proxied = await startTestApp({ env: { TRUST_PROXY: 'loopback' } });
+      try {
+        const { tenantId } = await createTenant(proxied);
+        const response = await rawRequest(proxied.baseUrl, 'POST', `/api/v1/admin/tenants/${tenantId}/portal-links`, {
+          authorization: `Bearer ${proxied.config.adminApiKey}`,
+          'x-forwarded-host': 'evil.example',
+          'x-forwarded-proto': 'https',
+          'x-forwarded-for': '203.0.113.9',
+        });
+        expect(response.body.portal_link.url).toBe(`${proxied.baseUrl}/console/portal#token=${response.body.portal_link.token}`);
+      } finally {
+        await proxied.close();
+      }
+    });
+
+    it('refuses to start in production without PUBLIC_URL, naming it', async () => {
+      const secrets = { JWT_SECRET: randomBytes(48).toString('base64'), ADMIN_API_KEY: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+      const env = { NODE_ENV: 'production', DATABASE_URL: 'postgres://app@db:5432/gateway', ...secrets };
+      expect(() => loadConfig(env)).toThrow(/^Configuration error: PUBLIC_URL is required in production/);
+      expect(loadConfig({ ...env, PUBLIC_URL: 'https://gateway.example.com' }).console.publicUrl).toBe('https://gateway.example.com');
+    });
   });
 
   describe('answers carrying receivers\' data or secrets, and the console\'s file server', () => {
@@ -76,7 +117,7 @@ describe('tenant isolation, round two (issue 27)', () => {
     it.each(['/console/assets/', '/console/assets/../index.html', '/console/assets/%2e%2e/index.html', '/console/assets/..%2f..%2fpackage.json', '/console/assets/sub/'])(
       'answers a path the file server refuses (%s) 404 Not found, not 401 Invalid token',
       async (path) => {
-        const response = await rawGet(testApp.baseUrl, path);
+        const response = await rawRequest(testApp.baseUrl, 'GET', path);
         expect({ status: response.status, body: response.body, type: response.headers['content-type'] }).toEqual({
           status: 404,
           body: { error: 'Not found' },
@@ -90,7 +131,7 @@ describe('tenant isolation, round two (issue 27)', () => {
       expect(page.status).toBe(200);
       const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(page.text)?.[1] as string;
       expect(script).toBeDefined();
-      expect((await rawGet(testApp.baseUrl, script)).status).toBe(200);
+      expect((await rawRequest(testApp.baseUrl, 'GET', script)).status).toBe(200);
     });
   });
 });

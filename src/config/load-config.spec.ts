@@ -10,6 +10,7 @@ const strong = {
   JWT_SECRET: randomBytes(48).toString('base64'),
   ADMIN_API_KEY: randomBytes(32).toString('hex'),
   ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  PUBLIC_URL: 'https://gateway.example.com',
 };
 
 describe('loadConfig', () => {
@@ -76,6 +77,7 @@ describe('loadConfig', () => {
     [{ ADMIN_API_KEY: 'admin' }, 'Configuration error: ADMIN_API_KEY is too weak (it is shorter than 32 characters)'],
     [{ ADMIN_API_KEY: '0'.repeat(64) }, 'Configuration error: ADMIN_API_KEY is too weak (it repeats a short pattern)'],
     [{ ENCRYPTION_KEY: undefined }, 'Configuration error: ENCRYPTION_KEY is required in production'],
+    [{ PUBLIC_URL: undefined }, 'Configuration error: PUBLIC_URL is required in production: the origin browsers reach the service at, e.g. https://gateway.example.com (portal links are made with it)'],
     [{ ENCRYPTION_KEY: Buffer.alloc(16, 7).toString('base64') }, 'Configuration error: ENCRYPTION_KEY must be 32 random bytes in base64'],
     [{ ENCRYPTION_KEY: 'not base64 at all, but 44 characters long!!!' }, 'Configuration error: ENCRYPTION_KEY must be 32 random bytes in base64'],
     [{ ENCRYPTION_KEY: Buffer.alloc(32).toString('base64') }, 'Configuration error: ENCRYPTION_KEY is too weak (it repeats a short pattern)'],
@@ -113,6 +115,7 @@ describe('loadConfig', () => {
       'Configuration error: DATABASE_URL is required in production (the embedded database is for development)',
       'Configuration error: ADMIN_API_KEY is required in production',
       'Configuration error: ENCRYPTION_KEY is required in production',
+      'Configuration error: PUBLIC_URL is required in production: the origin browsers reach the service at, e.g. https://gateway.example.com (portal links are made with it)',
       'Configuration error: JWT_SECRET is too weak (it repeats a short pattern): use at least 32 random bytes (openssl rand -base64 48)',
     ]);
     const secret = captureConfigError({ DATA_DIR: dataDir(), DATABASE_URL: 'mysql://user:hunter2@db/x' });

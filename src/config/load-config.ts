@@ -39,6 +39,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (production) {
     if (!env.DATABASE_URL) problem('DATABASE_URL', 'is required in production (the embedded database is for development)');
     for (const name of SECRET_NAMES) if (!env[name]) problem(name, 'is required in production');
+    // Portal links are minted with it: no request header (Host, X-Forwarded-Host) may choose their origin.
+    if (!env.PUBLIC_URL) problem('PUBLIC_URL', 'is required in production: the origin browsers reach the service at, e.g. https://gateway.example.com (portal links are made with it)');
   }
   const warnings: string[] = [];
   checkSecrets(env, production ? problem : (variable, text) => warnings.push(`${variable} ${text} (accepted outside production, refused in production)`));

@@ -56,8 +56,11 @@ export class ConsoleSessionsService implements OnApplicationBootstrap, BeforeApp
     return { secret, session: this.describe(session, secret) };
   }
 
-  /** A single-use link to a session scoped to `tenantId`, valid for PORTAL_LINK_TTL_SECONDS. */
-  async createPortalLink(tenantId: TenantId, origin: string): Promise<PortalLinkDto> {
+  /**
+   * A single-use link to a session scoped to `tenantId`, valid for PORTAL_LINK_TTL_SECONDS, on PUBLIC_URL
+   * (required in production); without it, on `fallbackOrigin`, where the caller reached this service.
+   */
+  async createPortalLink(tenantId: TenantId, fallbackOrigin: string): Promise<PortalLinkDto> {
     const { secret: token, hash } = newSecret(PORTAL_TOKEN_PREFIX);
     const now = this.clock.now();
     const link = Object.assign(new PortalLink(), {
@@ -69,7 +72,7 @@ export class ConsoleSessionsService implements OnApplicationBootstrap, BeforeApp
       redeemedAt: null,
     });
     await this.sessions.insertPortalLink(tenantId, link);
-    const base = this.config.console.publicUrl ?? origin;
+    const base = this.config.console.publicUrl ?? fallbackOrigin;
     return { url: `${base}${PORTAL_PATH}#token=${token}`, token, tenant_id: tenantId, expires_at: link.expiresAt.toISOString() };
   }
 
