@@ -1,11 +1,57 @@
-// Which way dependencies may point, checked by `npm run lint` (depcruise). See docs/architecture.md, "Modules".
+// Which way dependencies may point, checked by `npm run lint` (depcruise). See docs/architecture.md, "Which way
+// dependencies point".
 //
-// The rules that matter most: no cycles (between files or between feature folders), service modules never
-// pull in routes (a backend importing ActionsModule, AuthModule or AdminModule gets services and no routes),
-// the service's code never depends on its tests, and only src/database reaches into TypeORM's internals.
+// The rules that matter most: the folders of src/ form layers, each importing only from the layers below it;
+// no cycles between files; service modules never pull in routes (a backend importing ActionsModule, AuthModule or
+// AdminModule gets services and no routes); the service's code never depends on its tests; and only src/database
+// reaches into TypeORM's internals.
+
+/**
+ * The folders of src/, bottom up: a folder imports only from folders of the layers before its own (not from its
+ * own layer's other folders). docs/architecture.md lists the same order; the files at src/'s root (main.ts,
+ * app.module.ts, app.factory.ts) sit above them all.
+ */
+const LAYERS = [
+  ['config', 'metrics'],
+  ['database'],
+  ['common'],
+  ['tenancy', 'rate-limit'],
+  ['webhooks', 'auth', 'console-auth'],
+  ['actions'],
+  ['executions'],
+  ['admin', 'tools'],
+  ['console', 'health', 'openapi', 'cli'],
+];
+
+const folders = (layers) => `^src/(${layers.flat().join('|')})/`;
+
+/** For each layer: its folders may not import any folder of its own layer or above (their own files aside). */
+const layerRules = LAYERS.flatMap((layer, index) =>
+  layer.map((folder) => ({
+    name: `layer-${folder}`,
+    severity: 'error',
+    comment:
+      `src/${folder} may import only from ${index === 0 ? 'no other folder of src/' : LAYERS.slice(0, index).flat().join(', ')} ` +
+      '(docs/architecture.md, "Which way dependencies point"). Move the shared piece down, or invert the dependency.',
+    from: { path: `^src/${folder}/` },
+    to: { path: folders(LAYERS.slice(index)), pathNot: `^src/${folder}/` },
+  })),
+);
+
+/** A folder of src/ that LAYERS does not place: every folder is in exactly one layer. */
+const unplaced = {
+  name: 'layer-unplaced-folder',
+  severity: 'error',
+  comment: 'Every folder of src/ has its layer in LAYERS (.dependency-cruiser.cjs) and in docs/architecture.md.',
+  from: { path: '^src/[^/]+/' , pathNot: folders(LAYERS) },
+  to: {},
+};
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...layerRules,
+    unplaced,
     {
       name: 'no-circular',
       severity: 'error',

@@ -6,7 +6,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * backend, psql):
  * - `read_model_version` holds one counter. A trigger raises it in the writing transaction, which holds the
  *   row's lock until it commits, so numbers follow commit order without gaps; a request compares it with the
- *   number its replica has applied (src/database/change-feed.ts).
+ *   number its replica has applied (`ReadModel`, src/database/read-model.ts).
  * - The same trigger sends `NOTIFY read_model` with `{"version", "table", "key"}`; PostgreSQL delivers
  *   notifications at commit, in commit order. `key` is what the memory is keyed by (a tenant id, or a token
  *   id); a TRUNCATE sends no key: forget everything.
