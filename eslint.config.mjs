@@ -2,6 +2,7 @@
 // fast). Run with `npm run lint` (eslint .).
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
+import jest from 'eslint-plugin-jest';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -93,6 +94,44 @@ export default defineConfig([
       ],
     },
   },
+
+  // Tests: no focused or disabled test reaches main (a skip goes through describeIf/itIf, which says why and fails
+  // where the requirement is required), and every test asserts something, through expect or one of the project's
+  // assertion helpers (test/support/), which call expect themselves.
+  {
+    files: ['test/**/*.ts', 'src/**/*.spec.ts', 'console/**/*.spec.ts'],
+    plugins: { jest },
+    languageOptions: { globals: jest.environments.globals.globals },
+    rules: {
+      'jest/no-focused-tests': 'error',
+      'jest/no-disabled-tests': 'error',
+      'jest/expect-expect': [
+        'error',
+        {
+          assertFunctionNames: [
+            'expect',
+            // test/support: expectSignedOnlyWith, TwoTenants' byA and expect* (the medium tier's isolation checks).
+            'expect*',
+            '*.expect*',
+            '*.byA',
+            // fast-check's property runner, whose properties assert.
+            'fc.assert',
+            // Helpers of one spec that assert: bad-input's probe, example-receivers' runAgainst and refusesForeignKey,
+            // isolation's whileNeighbourPolls, read-model's changeOnASeenOnB, the console's hasText and hasCount.
+            'probe',
+            'runAgainst',
+            'refusesForeignKey',
+            'whileNeighbourPolls',
+            'changeOnASeenOnB',
+            'hasText',
+            'hasCount',
+          ],
+        },
+      ],
+    },
+  },
+  // describeIf/itIf are where a suite is skipped (visibly, with the reason), and they pass the suite's own tests on.
+  { files: ['test/support/requirements/**'], rules: { 'jest/no-disabled-tests': 'off', 'jest/expect-expect': 'off' } },
 
   // Tests read JSON bodies of every shape; typing each one would say nothing the assertions don't.
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
