@@ -149,7 +149,7 @@ describe('management API: a tenant\'s actions and executions (issue 13)', () => 
     expect((await admin(testApp, 'POST', execute.replace(tenantId, tenantId.toUpperCase()), { parameters: { city: 'Oslo' } })).status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect((await gateway(testApp, 'GET', '/actions', { token: jwt })).status).toBe(429);
-    // Reading the log is the console's polling, not the tenant's traffic: it is not counted.
+    // An operator's reading of the log counts against the operators' budget, not the tenant's.
     expect((await admin(testApp, 'GET', `/tenants/${tenantId}/actions/${body.name}/executions`)).body.executions).toHaveLength(3);
   });
 

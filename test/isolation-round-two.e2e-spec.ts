@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
-import { call } from './support/http';
+import { call, TestResponse } from './support/http';
+import { redeemPortalLink, withSession } from './support/console-session';
 import { ok, Receiver } from './support/receiver';
 import { loadConfig } from '../src/config/load-config';
 import { startTestApp, TestApp } from './support/test-app';
@@ -47,6 +48,158 @@ describe('tenant isolation, round two (issue 27)', () => {
   afterAll(async () => {
     await testApp?.close();
     await receiver?.stop();
+  });
+
+  describe('every request a tenant\'s portal session makes is budgeted', () => {
+    const BUDGET = 12;
+    let limited: TestApp;
+    let hooks: Receiver;
+
+    beforeAll(async () => {
+      limited = await startTestApp({ env: { RATE_LIMIT_PER_HOUR: String(BUDGET) } });
+      hooks = await Receiver.start();
+    });
+    afterAll(async () => {
+      await limited?.close();
+      await hooks?.stop();
+    });
+
+    async function portalSession(tenantId: string) {
+      const link = (await admin(limited, 'POST', `/tenants/${tenantId}/portal-links`)).body.portal_link;
+      return redeemPortalLink(limited.baseUrl, link.token);
+    }
+
+    /** Sends `step` until the answer is a 429 (at most `max` times); the answers before it. */
+    async function untilRefused(max: number, step: (i: number) => Promise<TestResponse[]>): Promise<{ answered: TestResponse[]; refused: TestResponse }> {
+      const answered: TestResponse[] = [];
+      for (let i = 0; i < max; i++) {
+        for (const response of await step(i)) {
+          if (response.status === 429) return { answered, refused: response };
+          answered.push(response);
+        }
+      }
+      throw new Error(`no 429 after ${answered.length} answers`);
+    }
+
+    it('register/delete loops count against the tenant\'s hourly budget: no more registration POSTs than the budget', async () => {
+      const { tenantId, jwt } = await createTenant(limited);
+      const session = await portalSession(tenantId);
+      const before = hooks.calls.length;
+      const { answered, refused } = await untilRefused(100, async (i) => {
+        const body = actionBody(hooks.url(`/churn-${i}`));
+        const created = await withSession(limited.baseUrl, session, 'POST', `/tenants/${tenantId}/actions`, body);
+        if (created.status !== 201) return [created];
+        return [created, await withSession(limited.baseUrl, session, 'DELETE', `/tenants/${tenantId}/actions/${body.name}`)];
+      });
+      expect(answered).toHaveLength(BUDGET);
+      expect(answered.map((response) => response.status)).toEqual(Array.from({ length: BUDGET }, (_, i) => (i % 2 === 0 ? 201 : 204)));
+      expect(answered.map((response) => response.headers.get('x-ratelimit-remaining'))).toEqual(Array.from({ length: BUDGET }, (_, i) => String(BUDGET - 1 - i)));
+      expect(answered[0].headers.get('x-ratelimit-limit')).toBe(String(BUDGET));
+      expect([refused.status, refused.body, refused.headers.get('x-ratelimit-remaining')]).toEqual([429, { error: 'Rate limit exceeded' }, '0']);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // One registration test per create that was let in, and none for the refused one.
+      expect(hooks.calls.length - before).toBe(BUDGET / 2);
+      // The same counter as the tenant's bearer requests: the gateway refuses them now too.
+      expect((await gateway(limited, 'GET', '/actions', { token: jwt })).status).toBe(429);
+    });
+
+    it('bearer requests and session requests share the one budget, reads included', async () => {
+      const { tenantId, jwt } = await createTenant(limited);
+      const session = await portalSession(tenantId);
+      for (let i = 0; i < BUDGET / 2; i++) expect((await gateway(limited, 'GET', '/actions', { token: jwt })).status).toBe(200);
+      const { answered } = await untilRefused(BUDGET, async () => [await withSession(limited.baseUrl, session, 'GET', `/tenants/${tenantId}/api-tokens`)]);
+      expect(answered).toHaveLength(BUDGET / 2);
+      expect((await call(limited.baseUrl, 'GET', '/api/v1/admin/session', { headers: { cookie: `agw_console_session=${session.cookie}` } })).status).toBe(429);
+      // Signing out is never refused.
+      expect((await withSession(limited.baseUrl, session, 'DELETE', '/session')).status).toBe(204);
+    });
+
+    it.each([
+      ['API tokens', 'api-tokens', { name: 'churn' }, 'api_token'],
+      ['HMAC keys', 'hmac-keys', undefined, 'hmac_key'],
+    ])('%s: create/revoke loops stop at the budget', async (_what, path, body, field) => {
+      const { tenantId } = await createTenant(limited);
+      const session = await portalSession(tenantId);
+      const { answered } = await untilRefused(100, async () => {
+        const created = await withSession(limited.baseUrl, session, 'POST', `/tenants/${tenantId}/${path}`, body);
+        if (created.status !== 201) return [created];
+        return [created, await withSession(limited.baseUrl, session, 'DELETE', `/tenants/${tenantId}/${path}/${created.body[field as string].id}`)];
+      });
+      expect(answered).toHaveLength(BUDGET);
+    });
+
+    it('an operator\'s management calls have a budget of their own (OPERATOR_RATE_LIMIT_PER_MINUTE), apart from the tenants\'', async () => {
+      const operatorLimited = await startTestApp({ env: { OPERATOR_RATE_LIMIT_PER_MINUTE: '5' } });
+      try {
+        const statuses: number[] = [];
+        let last: TestResponse | undefined;
+        for (let i = 0; i < 7; i++) {
+          last = await admin(operatorLimited, 'GET', '/tenants');
+          statuses.push(last.status);
+          if (i === 0) expect([last.headers.get('x-ratelimit-limit'), last.headers.get('x-ratelimit-remaining')]).toEqual(['5', '4']);
+        }
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+        expect([last?.body, last?.headers.get('x-ratelimit-remaining')]).toEqual([{ error: 'Rate limit exceeded' }, '0']);
+        // An operator's console session is an operator too.
+        const signedIn = await call(operatorLimited.baseUrl, 'POST', '/api/v1/admin/session', { body: { admin_api_key: operatorLimited.config.adminApiKey } });
+        expect(signedIn.status).toBe(429);
+      } finally {
+        await operatorLimited.close();
+      }
+    });
+  });
+
+  describe('failed sign-ins are limited apart from the token exchange and redemption, and only failures count', () => {
+    let guarded: TestApp;
+    let guardedTenant: TestTenant;
+
+    beforeAll(async () => {
+      guarded = await startTestApp({ env: { ADMIN_KEY_FAILURES_PER_MINUTE: '10', TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '20' } });
+      guardedTenant = await createTenant(guarded);
+    });
+    afterAll(() => guarded?.close());
+
+    const signIn = (key: string) => call(guarded.baseUrl, 'POST', '/api/v1/admin/session', { body: { admin_api_key: key } });
+
+    it('58 wrong sign-ins: the 11th on is 429, yet the right key signs in, and the token exchange is untouched', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 58; i++) statuses.push((await signIn(`wrong-${i}`)).status);
+      expect(statuses).toEqual([...Array(10).fill(401), ...Array(48).fill(429)]);
+      const refused = await signIn('wrong-again');
+      expect([refused.status, refused.body]).toEqual([429, { error: 'Rate limit exceeded' }]);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+
+      const right = await signIn(guarded.config.adminApiKey);
+      expect(right.status).toBe(200);
+      const exchange = await gateway(guarded, 'POST', '/token/exchange', { body: { api_token: guardedTenant.apiToken } });
+      expect(exchange.status).toBe(200);
+      // Bearer guesses of the admin key on management routes draw on the same failures, so they are 429 now.
+      const guess = await call(guarded.baseUrl, 'GET', '/api/v1/admin/tenants', { token: 'a-guess' });
+      expect([guess.status, guess.body]).toEqual([429, { error: 'Rate limit exceeded' }]);
+      // The right key as a bearer is never refused for them.
+      expect((await admin(guarded, 'GET', '/tenants')).status).toBe(200);
+    });
+
+    it('bearer guesses of the admin key on management routes are limited the same way, in a fresh app', async () => {
+      const fresh = await startTestApp({ env: { ADMIN_KEY_FAILURES_PER_MINUTE: '10' } });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 100; i++) statuses.push((await call(fresh.baseUrl, 'GET', '/api/v1/admin/tenants', { token: `guess-${i}` })).status);
+        expect(statuses).toEqual([...Array(10).fill(401), ...Array(90).fill(429)]);
+        expect((await admin(fresh, 'GET', '/tenants')).status).toBe(200);
+        expect((await call(fresh.baseUrl, 'POST', '/api/v1/admin/session', { body: { admin_api_key: fresh.config.adminApiKey } })).status).toBe(200);
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('portal-link redemptions have a budget of their own: spending it leaves sign-in and the exchange alone', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 22; i++) statuses.push((await call(guarded.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: `agwp_${i}` } })).status);
+      expect(statuses).toEqual([...Array(20).fill(401), 429, 429]);
+      expect((await signIn(guarded.config.adminApiKey)).status).toBe(200);
+      expect((await gateway(guarded, 'POST', '/token/exchange', { body: { api_token: guardedTenant.apiToken } })).status).toBe(200);
+    });
   });
 
   describe('portal links: no request header chooses their origin', () => {

@@ -22,6 +22,7 @@ export async function startService({ port, dataDir, secrets, nodeArgs }) {
     // The limits would cut the measurement short; they are not what is measured.
     RATE_LIMIT_PER_HOUR: '1000000000',
     TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '100000000',
+    OPERATOR_RATE_LIMIT_PER_MINUTE: '100000000',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
   };
   const spawnedAt = performance.now();

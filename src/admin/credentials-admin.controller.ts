@@ -32,7 +32,7 @@ class HmacKeyListResponse {
 @ApiTags('admin')
 @ApiBearerAuth('admin')
 @ApiCookieAuth('console')
-@ApiErrors(401, notFound('Tenant not found', 'API token not found', 'HMAC key not found'))
+@ApiErrors(401, 429, notFound('Tenant not found', 'API token not found', 'HMAC key not found'))
 @Controller(`${ADMIN_PREFIX}/tenants/:tenant_id`)
 @UseGuards(ManagementAuthGuard)
 export class CredentialsAdminController {

@@ -21,7 +21,7 @@ import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.
 @ApiTags('admin')
 @ApiBearerAuth('admin')
 @ApiCookieAuth('console')
-@ApiErrors(401, notFound('Tenant not found', 'Action not found'))
+@ApiErrors(401, 429, notFound('Tenant not found', 'Action not found'))
 @Controller(`${ADMIN_PREFIX}/tenants/:tenant_id/actions`)
 @ApiParam({ name: 'tenant_id', schema: { type: 'string', format: 'uuid' } })
 @UseGuards(ManagementAuthGuard, ExistingTenantGuard)

@@ -22,7 +22,7 @@ class TenantListResponse {
 @ApiTags('admin')
 @ApiBearerAuth('admin')
 @ApiCookieAuth('console')
-@ApiErrors(401)
+@ApiErrors(401, 429)
 @Controller(`${ADMIN_PREFIX}/tenants`)
 @UseGuards(ManagementAuthGuard)
 export class TenantsAdminController {

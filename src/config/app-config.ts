@@ -42,8 +42,14 @@ export class AppConfig {
     readonly requireHttps: boolean;
   };
   readonly rateLimit: {
+    /** Each tenant's requests per hour: its bearer calls and its portal sessions' management calls together. */
     readonly perHour: number;
+    /** Token exchanges per minute per client address; portal-link redemptions have a budget of their own, as large. */
     readonly tokenExchangePerMinute: number;
+    /** Management calls per minute made with the ADMIN_API_KEY or an operator's console session, all together. */
+    readonly operatorPerMinute: number;
+    /** Wrong admin keys (sign-in, or a management call's bearer) per minute per client address; past it, 429. */
+    readonly adminKeyFailuresPerMinute: number;
   };
   readonly actionsPerTenant: number;
   readonly executionRetentionDays: number;

@@ -109,6 +109,12 @@ export class EnvironmentVariables {
   TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE?: number;
 
   @Integer(1)
+  OPERATOR_RATE_LIMIT_PER_MINUTE?: number;
+
+  @Integer(1)
+  ADMIN_KEY_FAILURES_PER_MINUTE?: number;
+
+  @Integer(1)
   ACTIONS_PER_TENANT?: number;
 
   @Bool()

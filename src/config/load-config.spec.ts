@@ -37,7 +37,7 @@ describe('loadConfig', () => {
       actionsPerTenant: 100,
       runMigrations: true,
       webhook: { timeoutMs: 30_000, allowPrivateNetworks: true, requireHttps: false },
-      rateLimit: { perHour: 1000, tokenExchangePerMinute: 60 },
+      rateLimit: { perHour: 1000, tokenExchangePerMinute: 60, operatorPerMinute: 600, adminKeyFailuresPerMinute: 10 },
       jwt: { algorithm: 'HS256', issuer: 'action-gateway', audience: 'action-gateway', lifetimeSeconds: 86_400 },
     });
   });

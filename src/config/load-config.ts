@@ -78,6 +78,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimit: {
       perHour: env.RATE_LIMIT_PER_HOUR ?? 1000,
       tokenExchangePerMinute: env.TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE ?? 60,
+      operatorPerMinute: env.OPERATOR_RATE_LIMIT_PER_MINUTE ?? 600,
+      adminKeyFailuresPerMinute: env.ADMIN_KEY_FAILURES_PER_MINUTE ?? 10,
     },
     actionsPerTenant: env.ACTIONS_PER_TENANT ?? 100,
     executionRetentionDays: env.EXECUTION_RETENTION_DAYS ?? 30,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ConsoleSession } from './console-session.entity';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSessionsService } from './console-sessions.service';
@@ -11,8 +12,9 @@ import { PortalLink } from './portal-link.entity';
  * session. No routes: `ConsoleAuthHttpModule` has them.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ConsoleSession, PortalLink])],
+  imports: [TypeOrmModule.forFeature([ConsoleSession, PortalLink]), RateLimitModule],
   providers: [ConsoleSessionsRepository, ConsoleSessionsService, ManagementAuthGuard],
-  exports: [ConsoleSessionsService, ManagementAuthGuard],
+  // The guard counts every management request (RequestBudgets): whoever uses it gets the budgets with it.
+  exports: [ConsoleSessionsService, ManagementAuthGuard, RateLimitModule],
 })
 export class ConsoleAuthModule {}

@@ -1,12 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiErrors, invalid } from '../common/api-errors.decorator';
 import { ErrorBody } from '../common/error-body';
 import { ADMIN_PREFIX } from '../common/routes';
 import { AppConfig } from '../config/app-config';
-import { ExchangeRateLimited } from '../rate-limit/rate-limit.decorators';
-import { CsrfTokenError } from './console-auth.errors';
+import { RedemptionRateLimitGuard } from '../rate-limit/redemption-rate-limit.guard';
+import { RequestBudgets } from '../rate-limit/request-budgets';
+import { CsrfTokenError, InvalidAdminKeyError } from './console-auth.errors';
 import { ConsoleSessionsService, OpenedSession } from './console-sessions.service';
 import { RedeemPortalLinkRequest } from './dto/redeem-portal-link.request';
 import { CurrentSessionResponse, SessionResponse } from './dto/session.response';
@@ -26,23 +27,36 @@ const SESSION_OPTIONAL: Array<Record<string, string[]>> = [{ console: [] }, {}];
 export class ConsoleSessionController {
   constructor(
     private readonly sessions: ConsoleSessionsService,
+    private readonly budgets: RequestBudgets,
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * A wrong key counts against its address's failures (ADMIN_KEY_FAILURES_PER_MINUTE), and past them is a 429; a
+   * right one is never refused for others' failures, and counts against the operators' budget.
+   */
   @Post('session')
   @HttpCode(200)
-  @ExchangeRateLimited()
   @ApiOperation({ summary: 'Operator sign-in: trade the ADMIN_API_KEY for a session cookie', operationId: 'signIn', security: [] })
   @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
   @ApiErrors(invalid('admin_api_key: is required'), 413, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Wrong key', example: { error: 'Invalid admin API key' } })
   async signIn(@Body() body: SignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
-    return this.open(await this.sessions.signIn(body.admin_api_key), request, reply);
+    let opened: OpenedSession;
+    try {
+      opened = await this.sessions.signIn(body.admin_api_key);
+    } catch (error) {
+      if (error instanceof InvalidAdminKeyError) await this.budgets.countFailure('admin-key-failures', `ip:${request.ip}`);
+      throw error;
+    }
+    await this.budgets.charge('operator', 'operator', reply);
+    return this.open(opened, request, reply);
   }
 
+  /** Limited per client address (as many a minute as token exchanges, in a budget of their own). */
   @Post('portal-links/redeem')
   @HttpCode(200)
-  @ExchangeRateLimited()
+  @UseGuards(RedemptionRateLimitGuard)
   @ApiOperation({ summary: 'Redeem a portal link (once) for a session scoped to its tenant', operationId: 'redeemPortalLink', security: [] })
   @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
   @ApiErrors(invalid('token: is required'), 413, 429)
@@ -58,10 +72,16 @@ export class ConsoleSessionController {
     security: SESSION_OPTIONAL,
   })
   @ApiOkResponse({ type: CurrentSessionResponse })
-  async current(@Req() request: FastifyRequest): Promise<CurrentSessionResponse> {
+  @ApiErrors(429)
+  async current(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<CurrentSessionResponse> {
     const secret = readSessionCookie(request);
     const resolved = secret ? await this.sessions.resolve(secret) : undefined;
-    if (resolved) return { session: resolved.session };
+    if (resolved) {
+      // Counted like any management call of that session (ManagementAuthGuard).
+      const { principal } = resolved;
+      await this.budgets.charge(principal.kind, principal.kind === 'tenant' ? `tenant:${principal.tenantId}` : 'operator', reply);
+      return { session: resolved.session };
+    }
     // A portal session's cookie outlives the session (ended, expired, its tenant disabled): say what it was.
     return secret?.startsWith(TENANT_SESSION_PREFIX) ? { session: null, ended: 'tenant' } : { session: null };
   }

@@ -1,8 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bearerCredentials } from '../common/bearer-credentials';
 import { InvalidTokenError } from '../common/common.errors';
+import { RequestBudgets } from '../rate-limit/request-budgets';
 import { TenantNotFoundError } from '../tenancy/tenancy.errors';
 import { CsrfTokenError, OperatorsOnlyError } from './console-auth.errors';
 import { ConsoleSessionsService } from './console-sessions.service';
@@ -20,18 +21,27 @@ export type ManagementRequest = FastifyRequest & { management?: ManagementPrinci
  * `X-CSRF-Token` (the cookie is SameSite=Strict too). A tenant session may use only routes under its own
  * `/tenants/{tenant_id}` (another tenant is `Tenant not found`, as if it did not exist), and not those marked
  * `@OperatorsOnly()`.
+ *
+ * Every request let in is counted (RequestBudgets): a tenant session's against its tenant's hourly budget, the
+ * very counter of its bearer requests, so the console is no way around the limit (and the registration tests a
+ * session's action changes send stay within it); an operator's against the operators' budget. A wrong admin key
+ * is counted against its client address's failures; past their limit it is a 429 rather than a 401.
  */
 @Injectable()
 export class ManagementAuthGuard implements CanActivate {
   constructor(
     private readonly sessions: ConsoleSessionsService,
     private readonly reflector: Reflector,
+    private readonly budgets: RequestBudgets,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<ManagementRequest>();
-    request.management = await this.authenticate(request);
-    if (request.management.kind === 'tenant') this.authorizeTenant(context, request, request.management.tenantId);
+    const http = context.switchToHttp();
+    const request = http.getRequest<ManagementRequest>();
+    const principal = await this.authenticate(request);
+    request.management = principal;
+    await this.budgets.charge(principal.kind, principal.kind === 'tenant' ? `tenant:${principal.tenantId}` : 'operator', http.getResponse<FastifyReply>());
+    if (principal.kind === 'tenant') this.authorizeTenant(context, request, principal.tenantId);
     return true;
   }
 
@@ -40,7 +50,10 @@ export class ManagementAuthGuard implements CanActivate {
     if (header !== undefined) {
       // Explicit credentials win: a wrong key is refused even when a session cookie comes along.
       const key = bearerCredentials(header);
-      if (!key || !this.sessions.isAdminKey(key)) throw new InvalidTokenError();
+      if (!key || !this.sessions.isAdminKey(key)) {
+        await this.budgets.countFailure('admin-key-failures', `ip:${request.ip}`);
+        throw new InvalidTokenError();
+      }
       return { kind: 'operator' };
     }
     const secret = readSessionCookie(request);

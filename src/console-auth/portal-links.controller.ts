@@ -30,7 +30,7 @@ export class PortalLinksController {
   })
   @ApiCreatedResponse({ type: PortalLinkResponse })
   // A body is read (and may be malformed or too large) though the operation takes none.
-  @ApiErrors(invalid('body: must be a JSON object'), 401, notFound('Tenant not found'), 413)
+  @ApiErrors(invalid('body: must be a JSON object'), 401, notFound('Tenant not found'), 413, 429)
   @ApiResponse({ status: 403, type: ErrorBody, description: 'A tenant session cannot mint links', example: { error: 'Operators only' } })
   async create(@ExistingTenant() tenantId: TenantId, @Req() request: FastifyRequest): Promise<PortalLinkResponse> {
     return { portal_link: await this.sessions.createPortalLink(tenantId, connectionOrigin(request)) };

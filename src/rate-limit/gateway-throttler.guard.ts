@@ -9,6 +9,7 @@ import {
 } from '@nestjs/throttler';
 import { Metrics } from '../metrics/metrics';
 import { RateLimitExceededError } from '../common/common.errors';
+import { rateLimitHeaders } from './rate-limit-headers';
 import { RouteMetadataCache } from './route-metadata-cache';
 
 /** What the guard reads of a request: the tenant the bearer guard (which runs first) has set, or the address. */
@@ -44,11 +45,7 @@ export class GatewayThrottlerGuard extends ThrottlerGuard {
   protected override async throwThrottlingException(context: ExecutionContext, limit: ThrottlerLimitDetail): Promise<void> {
     this.metrics.rateLimited.inc({ throttler: limit.key.split(':')[0] });
     const error = new RateLimitExceededError(limit.timeToBlockExpire);
-    Object.assign(error.headers, {
-      'X-RateLimit-Limit': String(limit.limit),
-      'X-RateLimit-Remaining': '0',
-      'X-RateLimit-Reset': String(limit.timeToExpire),
-    });
+    Object.assign(error.headers, rateLimitHeaders({ limit: limit.limit, remaining: 0, resetSeconds: limit.timeToExpire }));
     throw error;
   }
 }

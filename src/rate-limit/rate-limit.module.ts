@@ -7,6 +7,8 @@ import { EXCHANGE_THROTTLER, TENANT_THROTTLER } from './rate-limit.decorators';
 import { RedisConnection } from './redis-connection';
 import { MemoryThrottlerStorage } from './memory-throttler-storage';
 import { RedisThrottlerStorage } from './redis-throttler-storage';
+import { ManagedTenantThrottlerGuard } from './managed-tenant-throttler.guard';
+import { RequestBudgets } from './request-budgets';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -16,8 +18,9 @@ export class RedisModule {}
 
 /**
  * The request budgets: RATE_LIMIT_PER_HOUR per tenant (sliding hour, no extra penalty once over) and
- * TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE per client address on the token exchange. Counters live in Redis when
- * REDIS_URL is set (shared by all replicas), otherwise in this process's memory.
+ * TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE per client address on the token exchange, through @nestjs/throttler's
+ * guard; the management API's (RequestBudgets) on the same storage. Counters live in Redis when REDIS_URL is set
+ * (shared by all replicas), otherwise in this process's memory.
  */
 @Module({
   imports: [
@@ -41,6 +44,7 @@ export class RedisModule {}
       }),
     }),
   ],
-  exports: [ThrottlerModule, RedisModule, MetricsModule],
+  providers: [RequestBudgets, ManagedTenantThrottlerGuard],
+  exports: [ThrottlerModule, RedisModule, MetricsModule, RequestBudgets, ManagedTenantThrottlerGuard],
 })
 export class RateLimitModule {}

@@ -33,6 +33,8 @@ export async function testConfig(env: Record<string, string> = {}): Promise<AppC
     RUN_MIGRATIONS: 'false',
     // Every test makes tenants and exchanges tokens from one address; the limit has tests of its own.
     TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '1000000',
+    // Likewise the operators' management calls: tests make tenants as fast as they can.
+    OPERATOR_RATE_LIMIT_PER_MINUTE: '1000000',
     ...env,
   });
 }

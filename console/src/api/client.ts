@@ -18,6 +18,12 @@ export class ApiError extends Error {
 }
 
 let csrfToken: string | undefined;
+
+/**
+ * The request budget the last answer reported (`X-RateLimit-Limit` and `-Remaining`): a tenant session's calls
+ * count against its tenant's hourly budget, an operator's against the operators'. Automatic refreshes read it.
+ */
+export const lastBudget: { limit?: number; remaining?: number } = {};
 let onSessionEnded: (() => void) | undefined;
 let onCsrfRefused: (() => Promise<void>) | undefined;
 const CSRF_REFUSED = 'Missing or invalid CSRF token';
@@ -55,6 +61,11 @@ export async function api<T>(method: string, path: string, body?: unknown, optio
     });
   } catch {
     throw new ApiError(0, 'The service cannot be reached', 'check your connection and try again');
+  }
+  const limit = response.headers.get('x-ratelimit-limit');
+  if (limit !== null) {
+    lastBudget.limit = Number(limit);
+    lastBudget.remaining = Number(response.headers.get('x-ratelimit-remaining'));
   }
   if (response.status === 204) return undefined as T;
   const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;

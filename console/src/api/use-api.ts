@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, get } from './client';
+import { ApiError, get, lastBudget } from './client';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -17,9 +17,33 @@ interface Answer<T> {
   loadedAt?: Date;
 }
 
+/** How long after the user's last input automatic refreshes go on. */
+export const IDLE_AFTER_MS = 2 * 60_000;
+/** Automatic refreshes stop while less than this share of the request budget is left. */
+const BUDGET_RESERVE = 0.2;
+
+let lastInput = Date.now();
+if (typeof window !== 'undefined') {
+  for (const event of ['pointerdown', 'pointermove', 'keydown', 'wheel', 'scroll', 'focus']) {
+    window.addEventListener(event, () => (lastInput = Date.now()), { passive: true, capture: true });
+  }
+}
+
 /**
- * GETs `path` and keeps the answer; `refreshMs` reads it again on that interval while the page is visible
- * (the execution log), so the page follows the service without a reload.
+ * Whether an automatic refresh may be sent now. Every request a session makes counts against a budget (a tenant
+ * session's against its tenant's 1,000 an hour, which its production traffic needs too): so no refresh while
+ * the page is hidden, nor once the user has left it alone for IDLE_AFTER_MS (it resumes at their next input),
+ * nor while less than a fifth of the budget is left. A refresh the user asks for is always sent.
+ */
+export function mayRefresh(now = Date.now(), visible = document.visibilityState === 'visible'): boolean {
+  if (!visible || now - lastInput > IDLE_AFTER_MS) return false;
+  return lastBudget.limit === undefined || (lastBudget.remaining ?? 0) >= lastBudget.limit * BUDGET_RESERVE;
+}
+
+/**
+ * GETs `path` and keeps the answer; `refreshMs` reads it again on that interval while an automatic refresh may
+ * be sent (mayRefresh: the page visible, its user there, budget to spare), so the page follows the service
+ * without a reload.
  */
 export function useApi<T>(path: string | undefined, options: { refreshMs?: number } = {}): Loaded<T> {
   const [answer, setAnswer] = useState<Answer<T>>();
@@ -54,7 +78,7 @@ export function useApi<T>(path: string | undefined, options: { refreshMs?: numbe
   useEffect(() => {
     if (!refreshMs) return;
     const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') void reload();
+      if (mayRefresh()) void reload();
     }, refreshMs);
     return () => clearInterval(timer);
   }, [refreshMs, reload]);
