@@ -326,7 +326,8 @@ describe('Gateway Management console (in a browser)', () => {
     await editor.fill('{"type":"string","properties":{"city":{"type":"text"}},"required":"city"}');
     const problems = page.getByTestId('schema-problems');
     await hasText(problems, '/type: must be "object"');
-    await hasText(problems, '/required: must be array');
+    await hasText(problems, '/properties/city/type: "text" is not a JSON Schema type (did you mean "string"?)');
+    await hasText(problems, '/required: must be an array of property names, e.g. ["city"], not "city"');
     await eventually(async () => expect(await page.getByRole('button', { name: 'Register action' }).isDisabled()).toBe(true));
     await expectAccessible(page);
     await shoot(page, 'action-form-schema-problems');

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { InvalidRequestError } from '../common/common.errors';
+import { writtenText } from '../common/json-text';
 import { TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
 import { ReadModel } from '../database/read-model';
@@ -123,7 +124,10 @@ export class ActionsService {
     // set, maybe under laxer rules than today's, and is not checked or tested again.
     const newUrl = request.webhook_url !== undefined && request.webhook_url !== current?.webhookUrl ? request.webhook_url : undefined;
     if (newUrl !== undefined) await this.checkWebhookUrl(newUrl);
-    if (request.json_schema !== undefined) await this.checkJsonSchema(tenantId, request.json_schema);
+    // Likewise the schema it has, sent back as written: it was checked when it was saved, maybe before today's
+    // rules (the mistakes check, the byte limit), and an action saved then must stay editable.
+    const schemaChanged = request.json_schema !== undefined && (!current || writtenText(request.json_schema) !== writtenText(current.jsonSchema));
+    if (request.json_schema !== undefined && schemaChanged) await this.checkJsonSchema(tenantId, request.json_schema);
     if (!current) throw new ActionNotFoundError();
     if (newUrl !== undefined) await this.webhooks.registrationTest(tenantId, name, newUrl);
     const changes: ActionChanges = {};
@@ -176,6 +180,8 @@ export class ActionsService {
   }
 
   private async checkJsonSchema(tenantId: TenantId, schema: Record<string, unknown>): Promise<void> {
+    const mistakes = this.schemas.mistakesIn(schema);
+    if (mistakes) throw new InvalidRequestError(mistakes);
     const problem = await this.schemas.problemWith(tenantId, schema);
     if (problem) throw new InvalidRequestError(`json_schema: ${problem}`);
   }

@@ -3,8 +3,10 @@ import type { ValidateFunction } from 'ajv';
 import { RateLimitExceededError } from '../common/common.errors';
 import { writtenText } from '../common/json-text';
 import { UnsupportedPatternError } from './schema/linear-regexp';
-import { analyzeSchema, MAX_SCHEMA_BYTES, SchemaCost } from './schema/schema-analysis';
+import { analyzeSchema, MAX_SCHEMA_BYTES, MAX_SCHEMA_NODES, SchemaCost } from './schema/schema-analysis';
+import { dialectOf } from './schema/schema-ajv';
 import { compileSchema, ParameterCheck } from './schema/schema-compilation';
+import { mistakesText, schemaMistakes } from './schema/schema-mistakes';
 import { SANDBOX_DEADLINE_MS, SchemaSandbox, schemaKey } from './schema/schema-sandbox';
 
 export { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from './schema/schema-analysis';
@@ -22,12 +24,26 @@ export type PreparedSchema =
  * Checks an action's `json_schema` (contract: draft 2020-12 by default, draft-07 when `$schema` says so, a
  * top-level `type`, if any, of "object") and prepares it for checking parameters, with a bounded cost whatever a
  * tenant sends (docs/decisions.md, "Bounded cost of schemas"): small schemas whose cost analyzeSchema bounds are
- * compiled on the event loop, everything else in SchemaSandbox's worker under a deadline. Unknown keywords are
- * allowed, as JSON Schema allows them; remote `$ref`s are never fetched.
+ * compiled on the event loop, everything else in SchemaSandbox's worker under a deadline. Remote `$ref`s are
+ * never fetched. A schema being saved is first checked for mistakes JSON Schema lets pass (mistakesIn: unknown
+ * keywords, `required` names no property defines, types that do not exist); a stored one is never checked for them
+ * again, so schemas saved before keep running.
  */
 @Injectable()
 export class JsonSchemaCompiler {
   constructor(private readonly sandbox: SchemaSandbox) {}
+
+  /**
+   * The mistakes in a schema being saved that JSON Schema would let pass (schema-mistakes.ts, which the console
+   * shares), as a whole `details` text (`json_schema.properties.city: ...; ...`), or nothing. Linear in the
+   * schema, and it stops after MAX_SCHEMA_NODES values (problemWith refuses a larger schema).
+   */
+  mistakesIn(schema: Record<string, unknown>): string | undefined {
+    const dialect = dialectOf(schema.$schema);
+    if (!dialect) return undefined; // problemWith names it
+    const mistakes = schemaMistakes(schema, dialect, MAX_SCHEMA_NODES);
+    return mistakes.length > 0 ? mistakesText(mistakes) : undefined;
+  }
 
   /** What is wrong with `schema` as `owner`'s action schema, in the words of `json_schema: <problem>`, or nothing. */
   async problemWith(owner: string, schema: Record<string, unknown>): Promise<string | undefined> {
