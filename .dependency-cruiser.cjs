@@ -13,6 +13,7 @@
  */
 const LAYERS = [
   ['config', 'metrics'],
+  ['tracing'],
   ['database'],
   ['common'],
   ['tenancy', 'rate-limit'],

@@ -1,7 +1,8 @@
 /**
  * One jest run for unit specs (beside the code), medium specs (test/medium/: service modules on a real database)
  * and e2e specs (test/). NestJS 12 ships ES modules only, so swc compiles them to CommonJS along with our
- * TypeScript. The global setup gives every worker one database.
+ * TypeScript, and OpenTelemetry's OTLP exporter base, whose `import('http')` jest's CommonJS runtime cannot load. The
+ * global setup gives every worker one database.
  */
 /** @type {import('jest').Config} */
 module.exports = {
@@ -21,7 +22,7 @@ module.exports = {
       },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|load-esm|content-disposition|@fastify/cookie|cookie|@rjsf|@x0k)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@opentelemetry/otlp-exporter-base|file-type|strtok3|token-types|@tokenizer|uint8array-extras|load-esm|content-disposition|@fastify/cookie|cookie|@rjsf|@x0k)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   // The receiver kit's source, as its package name resolves for a receiver (see tsconfig.json's paths).
   moduleNameMapper: { '^@action-gateway/receiver-kit$': '<rootDir>/packages/receiver-kit/src/index.js' },

@@ -20,6 +20,8 @@ import { ReadModel } from './database/read-model';
 import { ShutdownState } from './health/shutdown-state';
 import { Metrics } from './metrics/metrics';
 import { serveOpenApi } from './openapi/document';
+import { traceRequests } from './tracing/request-trace';
+import { Tracing } from './tracing/tracing';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Where the gateway interface and the management API live (GATEWAY_PREFIX, ADMIN_PREFIX). */
@@ -124,6 +126,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     done();
   });
   noteArrivals(fastify, app.get(ReadModel));
+  traceRequests(fastify, app.get(Tracing));
   // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere and the
   // server's close is not held up by connections that turn idle after it began.
   app.get(Metrics).observeHttp(fastify);

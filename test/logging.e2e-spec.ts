@@ -5,6 +5,9 @@ import { call } from './support/http';
 import { runCli, ServiceProcess } from './support/process';
 import { Receiver } from './support/receiver';
 
+const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN = '00f067aa0ba902b7';
+
 /** The built service's log of a whole session: JSON lines with request and tenant ids, and no secret in it. */
 describe('logs', () => {
   it('are JSON lines carrying the request id and tenant id, with no token or key anywhere', async () => {
@@ -25,7 +28,7 @@ describe('logs', () => {
       await call(url, 'POST', '/api/v1/gateway/token/exchange', { body: { api_token: `${created.api_token.token}x` } });
       await call(url, 'POST', '/api/v1/gateway/actions', {
         token: jwt,
-        headers: { 'x-request-id': 'log-trace-1' },
+        headers: { 'x-request-id': 'log-trace-1', traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
         body: { name: 'logged', description: 'd', webhook_url: receiver.url(), json_schema: { type: 'object' } },
       });
       await call(url, 'POST', '/api/v1/gateway/actions/logged/execute', { token: jwt, body: { parameters: { secret: 'not logged' } } });
@@ -45,5 +48,11 @@ describe('logs', () => {
     expect(completed.every((line) => typeof line.reqId === 'string')).toBe(true);
     const create = completed.find((line) => line.reqId === 'log-trace-1');
     expect(create).toMatchObject({ res: { statusCode: 201 }, tenantId });
+    // Every line of a request names its trace: the caller's when it sent a traceparent (tracing off here: the
+    // span id is the caller's, which receivers get as their parent), a new one otherwise.
+    expect(create).toMatchObject({ trace_id: CALLER_TRACE, span_id: CALLER_SPAN });
+    const requestLines = lines.filter((line) => typeof line.reqId === 'string');
+    expect(requestLines.every((line) => /^[0-9a-f]{32}$/.test(line.trace_id) && /^[0-9a-f]{16}$/.test(line.span_id))).toBe(true);
+    expect(lines.filter((line) => line.reqId === 'log-trace-1').map((line) => line.trace_id)).toEqual(lines.filter((line) => line.reqId === 'log-trace-1').map(() => CALLER_TRACE));
   });
 });

@@ -15,6 +15,8 @@ import { ActionListResponse, ActionResponse } from './dto/action.response';
 import { ActionNameParam } from './dto/action-fields';
 import { CreateActionRequest } from './dto/create-action.request';
 import { UpdateActionRequest } from './dto/update-action.request';
+import { RequestTrace } from '../tracing/request-trace';
+import { TraceParent } from '../tracing/trace-context';
 
 @ApiTags('actions')
 @ApiBearerAuth()
@@ -37,8 +39,8 @@ export class ActionsController {
   @ApiCreatedResponse({ type: ActionResponse })
   @ApiErrors(400, 403, 409, 413)
   @KeepWrittenText('json_schema')
-  async create(@CurrentTenant() tenantId: TenantId, @Body() body: CreateActionRequest): Promise<JsonText> {
-    return actionBody(await this.actions.create(tenantId, body));
+  async create(@CurrentTenant() tenantId: TenantId, @Body() body: CreateActionRequest, @RequestTrace() trace: TraceParent): Promise<JsonText> {
+    return actionBody(await this.actions.create(tenantId, body, trace));
   }
 
   @Get(':action_name')
@@ -60,8 +62,9 @@ export class ActionsController {
     @CurrentTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Body() body: UpdateActionRequest,
+    @RequestTrace() trace: TraceParent,
   ): Promise<JsonText> {
-    return actionBody(await this.actions.update(tenantId, name, body));
+    return actionBody(await this.actions.update(tenantId, name, body, trace));
   }
 
   @Delete(':action_name')

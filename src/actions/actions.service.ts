@@ -8,6 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { ReadModel } from '../database/read-model';
 import { AsOf } from '../database/read-scope';
 import { ReadThroughCache } from '../database/read-through-cache';
+import { TraceParent } from '../tracing/trace-context';
 import { DestinationGuard } from '../webhooks/destination-guard';
 import { WebhookService } from '../webhooks/webhook.service';
 import { parseWebhookUrl } from '../webhooks/webhook-url';
@@ -86,16 +87,17 @@ export class ActionsService {
 
   /**
    * Checks in the contract's order: body, name taken (409), quota (403), registration test (400). Nothing is
-   * stored unless all pass; the final insert re-checks name and quota under a lock.
+   * stored unless all pass; the final insert re-checks name and quota under a lock. The registration test's call
+   * carries `trace` (traceparent).
    */
-  async create(tenantId: TenantId, request: CreateActionRequest): Promise<ActionDto> {
+  async create(tenantId: TenantId, request: CreateActionRequest, trace?: TraceParent): Promise<ActionDto> {
     await this.checkWebhookUrl(request.webhook_url);
     await this.checkJsonSchema(tenantId, request.json_schema);
     if (await this.actions.findByName(tenantId, request.name)) throw new ActionNameTakenError(request.name);
     const limit = this.config.actionsPerTenant;
     if ((await this.actions.countByTenant(tenantId)) >= limit) throw new ActionLimitReachedError(limit);
 
-    await this.webhooks.registrationTest(tenantId, request.name, request.webhook_url);
+    await this.webhooks.registrationTest(tenantId, request.name, request.webhook_url, trace);
 
     const now = this.clock.now();
     const action = Object.assign(new Action(), {
@@ -115,7 +117,7 @@ export class ActionsService {
   }
 
   /** Spec 4.2. A changed webhook URL must pass the registration test before anything is written. */
-  async update(tenantId: TenantId, name: string, request: UpdateActionRequest): Promise<ActionDto> {
+  async update(tenantId: TenantId, name: string, request: UpdateActionRequest, trace?: TraceParent): Promise<ActionDto> {
     if (request.description === undefined && request.webhook_url === undefined && request.json_schema === undefined) {
       throw new InvalidRequestError('body: at least one of description, webhook_url, json_schema is required');
     }
@@ -129,7 +131,7 @@ export class ActionsService {
     const schemaChanged = request.json_schema !== undefined && (!current || writtenText(request.json_schema) !== writtenText(current.jsonSchema));
     if (request.json_schema !== undefined && schemaChanged) await this.checkJsonSchema(tenantId, request.json_schema);
     if (!current) throw new ActionNotFoundError();
-    if (newUrl !== undefined) await this.webhooks.registrationTest(tenantId, name, newUrl);
+    if (newUrl !== undefined) await this.webhooks.registrationTest(tenantId, name, newUrl, trace);
     const changes: ActionChanges = {};
     if (request.description !== undefined) changes.description = request.description;
     if (request.webhook_url !== undefined) changes.webhookUrl = request.webhook_url;

@@ -13,6 +13,8 @@ import { ADMIN_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
 import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
+import { RequestTrace } from '../tracing/request-trace';
+import { TraceParent } from '../tracing/trace-context';
 
 /**
  * A tenant's actions through the management API (what the console calls): the gateway's own ActionsService, so
@@ -41,8 +43,8 @@ export class TenantActionsAdminController {
   @ApiCreatedResponse({ type: ActionResponse })
   @ApiErrors(400, 403, 409, 413)
   @KeepWrittenText('json_schema')
-  async create(@ExistingTenant() tenantId: TenantId, @Body() body: CreateActionRequest): Promise<JsonText> {
-    return actionBody(await this.actions.create(tenantId, body));
+  async create(@ExistingTenant() tenantId: TenantId, @Body() body: CreateActionRequest, @RequestTrace() trace: TraceParent): Promise<JsonText> {
+    return actionBody(await this.actions.create(tenantId, body, trace));
   }
 
   @Get(':action_name')
@@ -63,8 +65,9 @@ export class TenantActionsAdminController {
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Body() body: UpdateActionRequest,
+    @RequestTrace() trace: TraceParent,
   ): Promise<JsonText> {
-    return actionBody(await this.actions.update(tenantId, name, body));
+    return actionBody(await this.actions.update(tenantId, name, body, trace));
   }
 
   @Delete(':action_name')

@@ -13,6 +13,8 @@ import { parseExecutionLimit, parseExecutionStatus } from '../executions/executi
 import { ExecutionsService } from '../executions/executions.service';
 import { TenantBudgeted } from '../rate-limit/managed-tenant-throttler.guard';
 import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
+import { RequestTrace } from '../tracing/request-trace';
+import { TraceParent } from '../tracing/trace-context';
 
 /**
  * Running a tenant's action from the console ("try it") and reading its execution log with every attempt. Runs go
@@ -44,8 +46,9 @@ export class TenantExecutionsAdminController {
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Body() body: ExecuteActionRequest,
+    @RequestTrace() trace: TraceParent,
   ): Promise<ExecutionResponse> {
-    return { execution: await this.executions.execute(tenantId, name, body.parameters ?? {}) };
+    return { execution: await this.executions.execute(tenantId, name, body.parameters ?? {}, undefined, trace) };
   }
 
   @Get('executions')

@@ -4,6 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
 import { TenancyModule } from '../tenancy/tenancy.module';
+import { TracingModule } from '../tracing/tracing.module';
 import { ApiToken } from './api-token.entity';
 import { ApiTokensRepository } from './api-tokens.repository';
 import { ApiTokensService } from './api-tokens.service';
@@ -21,6 +22,7 @@ import { TokenExchangeService } from './token-exchange.service';
     TypeOrmModule.forFeature([ApiToken]),
     PassportModule,
     TenancyModule,
+    TracingModule,
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({

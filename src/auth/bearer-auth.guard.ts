@@ -6,6 +6,9 @@ import { InvalidTokenError } from '../common/common.errors';
 import { DomainError } from '../common/domain.error';
 import { BEARER_PROBLEMS, BearerProblem, headerProblem, verificationProblem } from './bearer-problem';
 import { UnverifiedTokenError } from './auth.errors';
+import { trace } from '@opentelemetry/api';
+import { ATTRIBUTE } from '../tracing/span-attributes';
+import { Tracing } from '../tracing/tracing';
 import { bearerToken, JwtStrategy } from './jwt.strategy';
 import { Principal } from './principal';
 
@@ -21,11 +24,28 @@ import { Principal } from './principal';
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
-  constructor(private readonly strategy: JwtStrategy) {}
+  constructor(
+    private readonly strategy: JwtStrategy,
+    private readonly tracing: Tracing,
+  ) {}
 
+  /** In a span "authenticate" (when tracing records); the tenant is named on it and on the request's span. */
   canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & { user?: Principal }>();
+    return this.tracing.span(request.trace, 'authenticate', { [ATTRIBUTE.authMethod]: 'bearer' }, async ({ span }) => {
+      const user = await this.principalOf(request, http.getResponse<FastifyReply>());
+      request.user = user;
+      // Every later log line of this request, "request completed" included, names the tenant. The request's
+      // logger is its own child already (shared with the reply): binding on it is cheaper than another child.
+      (request.log as Logger).setBindings({ tenantId: user.tenantId });
+      span?.setAttribute(ATTRIBUTE.tenantId, user.tenantId);
+      trace.getSpan(request.trace)?.setAttribute(ATTRIBUTE.tenantId, user.tenantId);
+      return true;
+    });
+  }
+
+  private principalOf(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
     const malformed = headerProblem(request.headers.authorization);
     // A header that cannot hold a verifiable token is refused as it is, without running passport on it.
     if (malformed) return Promise.reject(challenged(malformed));
@@ -33,21 +53,12 @@ export class BearerAuthGuard implements CanActivate {
     if (token === null) return Promise.reject(challenged(undefined));
     const claims = this.strategy.verifiedClaims(token);
     // A token verified before: only whether its API token and tenant still stand is asked again.
-    const principal = claims ? this.strategy.principalOf(claims, request.arrivedAt) : this.authenticate(request, http.getResponse<FastifyReply>());
-    return principal.then(
-      (user) => {
-        request.user = user;
-        // Every later log line of this request, "request completed" included, names the tenant. The request's
-        // logger is its own child already (shared with the reply): binding on it is cheaper than another child.
-        (request.log as Logger).setBindings({ tenantId: user.tenantId });
-        return true;
-      },
-      (error: unknown) => {
-        if (!(error instanceof DomainError)) throw error;
-        // passport-jwt's failure (the token did not verify), or the strategy's (it did, but no longer stands).
-        throw challenged(error instanceof UnverifiedTokenError ? verificationProblem(error.failure) : 'no_longer_valid');
-      },
-    );
+    const principal = claims ? this.strategy.principalOf(claims, request.arrivedAt) : this.authenticate(request, reply);
+    return principal.catch((error: unknown) => {
+      if (!(error instanceof DomainError)) throw error;
+      // passport-jwt's failure (the token did not verify), or the strategy's (it did, but no longer stands).
+      throw challenged(error instanceof UnverifiedTokenError ? verificationProblem(error.failure) : 'no_longer_valid');
+    });
   }
 
   private authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {

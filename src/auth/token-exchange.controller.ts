@@ -6,6 +6,8 @@ import { GATEWAY_PREFIX } from '../common/routes';
 import { ExchangeRateLimited } from '../rate-limit/rate-limit.decorators';
 import { TokenExchangeRequest } from './dto/token-exchange.request';
 import { TokenExchangeResponse } from './dto/token-exchange.response';
+import { RequestTrace } from '../tracing/request-trace';
+import { TraceParent } from '../tracing/trace-context';
 import { TokenExchangeService } from './token-exchange.service';
 
 @ApiTags('auth')
@@ -20,7 +22,7 @@ export class TokenExchangeController {
   @ApiOkResponse({ type: TokenExchangeResponse })
   @ApiErrors(invalid('api_token: is required'), 413, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Unknown, revoked or expired API token, or disabled tenant', example: { error: 'Invalid API token' } })
-  exchange(@Body() body: TokenExchangeRequest): Promise<TokenExchangeResponse> {
-    return this.tokenExchange.exchange(body.api_token);
+  exchange(@Body() body: TokenExchangeRequest, @RequestTrace() trace: TraceParent): Promise<TokenExchangeResponse> {
+    return this.tokenExchange.exchange(body.api_token, trace);
   }
 }

@@ -1,3 +1,5 @@
+import type { TracingSettings } from './tracing-config';
+
 /**
  * Whose word to take for the client's address (X-Forwarded-For): nobody (`false`), the proxies that many hops
  * back (a number), or the listed proxy addresses and CIDR ranges (`loopback`, `linklocal`, `uniquelocal` too).
@@ -61,6 +63,8 @@ export class AppConfig {
     readonly graceMs: number;
   };
   readonly trustProxy: TrustProxy;
+  /** OpenTelemetry tracing (OTEL_* variables): where spans go, if anywhere, and which are sampled. */
+  readonly tracing: TracingSettings;
   readonly logLevel: string;
   /** The Gateway Management console (served under /console) and its sessions. */
   readonly console: {

@@ -155,7 +155,62 @@ export class EnvironmentVariables {
 
   @IsOptional() @Transform(emptyToUndefined) @Matches(/^(https?:\/\/[^\s;,'"]+)( https?:\/\/[^\s;,'"]+)*$/, { message: 'must be space-separated http(s) origins' })
   CONSOLE_FRAME_ANCESTORS?: string;
+
+  // --- OpenTelemetry tracing (issue 31): the standard variables, read by tracingSettings (tracing-config.ts) ---
+
+  @Bool()
+  OTEL_SDK_DISABLED?: boolean;
+
+  @Text()
+  OTEL_TRACES_EXPORTER?: string;
+
+  @Text()
+  OTEL_EXPORTER_OTLP_PROTOCOL?: string;
+
+  @Text()
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?: string;
+
+  @IsOptional() @Transform(emptyToUndefined) @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http:// or https:// URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  @IsOptional() @Transform(emptyToUndefined) @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http:// or https:// URL' })
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+
+  @Text()
+  OTEL_SERVICE_NAME?: string;
+
+  @Text()
+  OTEL_RESOURCE_ATTRIBUTES?: string;
+
+  @Text()
+  OTEL_TRACES_SAMPLER?: string;
+
+  @Text()
+  OTEL_TRACES_SAMPLER_ARG?: string;
+
+  @Text()
+  OTEL_PROPAGATORS?: string;
+
+  @Integer(1, 600_000)
+  OTEL_BSP_SCHEDULE_DELAY?: number;
+
+  @Integer(1, 600_000)
+  OTEL_BSP_EXPORT_TIMEOUT?: number;
+
+  @Integer(1, 1_000_000)
+  OTEL_BSP_MAX_QUEUE_SIZE?: number;
+
+  @Integer(1, 1_000_000)
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE?: number;
 }
 
 /** Variables whose values are never repeated in a message (secrets, URLs that may carry a password). */
-export const SECRET_VARIABLES = new Set(['JWT_SECRET', 'ADMIN_API_KEY', 'ENCRYPTION_KEY', 'DATABASE_URL', 'REDIS_URL']);
+export const SECRET_VARIABLES = new Set([
+  'JWT_SECRET',
+  'ADMIN_API_KEY',
+  'ENCRYPTION_KEY',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+]);

@@ -8,6 +8,7 @@ import { AppConfig, TrustProxy } from './app-config';
 import { ConfigError, ConfigProblem } from './config.error';
 import { EnvironmentVariables, SECRET_VARIABLES } from './environment.variables';
 import { keyWeakness, weakness } from './secret-strength';
+import { tracingSettings } from './tracing-config';
 
 interface Secrets {
   JWT_SECRET: string;
@@ -45,6 +46,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const warnings: string[] = [];
   checkSecrets(env, production ? problem : (variable, text) => warnings.push(`${variable} ${text} (accepted outside production, refused in production)`));
   const trustProxy = trustProxySetting(env.TRUST_PROXY, problem);
+  const tracing = tracingSettings(env, problem, (text) => warnings.push(text));
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR ?? '.data');
@@ -86,6 +88,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     runMigrations: env.RUN_MIGRATIONS ?? !production,
     shutdown: { delayMs: env.SHUTDOWN_DELAY_MS ?? (production ? 5_000 : 0), graceMs: env.SHUTDOWN_GRACE_MS ?? 55_000 },
     trustProxy,
+    tracing,
     logLevel: env.LOG_LEVEL ?? 'info',
     console: {
       sessionTtlMs: (env.CONSOLE_SESSION_TTL_MINUTES ?? 480) * 60_000,

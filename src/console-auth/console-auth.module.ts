@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { TracingModule } from '../tracing/tracing.module';
 import { ConsoleSession } from './console-session.entity';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSessionsService } from './console-sessions.service';
@@ -12,7 +13,7 @@ import { PortalLink } from './portal-link.entity';
  * session. No routes: `ConsoleAuthHttpModule` has them.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ConsoleSession, PortalLink]), RateLimitModule],
+  imports: [TypeOrmModule.forFeature([ConsoleSession, PortalLink]), RateLimitModule, TracingModule],
   providers: [ConsoleSessionsRepository, ConsoleSessionsService, ManagementAuthGuard],
   // The guard counts every management request (RequestBudgets): whoever uses it gets the budgets with it.
   exports: [ConsoleSessionsService, ManagementAuthGuard, RateLimitModule],

@@ -10,6 +10,9 @@ import { ConsoleSessionsService } from './console-sessions.service';
 import { ManagementPrincipal } from './management-principal';
 import { OPERATORS_ONLY } from './operators-only.decorator';
 import { CSRF_HEADER, readSessionCookie } from './session-cookie';
+import { trace } from '@opentelemetry/api';
+import { ATTRIBUTE } from '../tracing/span-attributes';
+import { Tracing } from '../tracing/tracing';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -33,16 +36,25 @@ export class ManagementAuthGuard implements CanActivate {
     private readonly sessions: ConsoleSessionsService,
     private readonly reflector: Reflector,
     private readonly budgets: RequestBudgets,
+    private readonly tracing: Tracing,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** In a span "authenticate" (when tracing records), naming how: the admin key, or a console session. */
+  canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<ManagementRequest>();
-    const principal = await this.authenticate(request);
-    request.management = principal;
-    await this.budgets.charge(principal.kind, principal.kind === 'tenant' ? `tenant:${principal.tenantId}` : 'operator', http.getResponse<FastifyReply>());
-    if (principal.kind === 'tenant') this.authorizeTenant(context, request, principal.tenantId);
-    return true;
+    const method = request.headers.authorization !== undefined ? 'admin_key' : 'console_session';
+    return this.tracing.span(request.trace, 'authenticate', { [ATTRIBUTE.authMethod]: method }, async ({ span }) => {
+      const principal = await this.authenticate(request);
+      request.management = principal;
+      if (principal.kind === 'tenant') {
+        span?.setAttribute(ATTRIBUTE.tenantId, principal.tenantId);
+        trace.getSpan(request.trace)?.setAttribute(ATTRIBUTE.tenantId, principal.tenantId);
+      }
+      await this.budgets.charge(principal.kind, principal.kind === 'tenant' ? `tenant:${principal.tenantId}` : 'operator', http.getResponse<FastifyReply>());
+      if (principal.kind === 'tenant') this.authorizeTenant(context, request, principal.tenantId);
+      return true;
+    });
   }
 
   private async authenticate(request: ManagementRequest): Promise<ManagementPrincipal> {

@@ -8,6 +8,8 @@ import { ForwardsAsWritten } from '../common/json-body.interceptor';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
+import { RequestTrace } from '../tracing/request-trace';
+import { TraceParent } from '../tracing/trace-context';
 import { ActionNameParam } from '../actions/dto/action-fields';
 import { ExecuteActionRequest } from './dto/execute-action.request';
 import { ExecutionListResponse, ExecutionResponse } from './dto/execution.response';
@@ -41,8 +43,9 @@ export class ExecutionsController {
     @ArrivedAt() arrivedAt: AsOf,
     @Param('action_name') name: string,
     @Body() body: ExecuteActionRequest,
+    @RequestTrace() trace: TraceParent,
   ): Promise<ExecutionResponse> {
-    return { execution: await this.executions.execute(tenantId, name, body.parameters ?? {}, arrivedAt) };
+    return { execution: await this.executions.execute(tenantId, name, body.parameters ?? {}, arrivedAt, trace) };
   }
 
   @Get('executions')

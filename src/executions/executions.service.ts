@@ -8,6 +8,9 @@ import { TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
 import { AppConfig } from '../config/app-config';
 import { AsOf, asOfCall } from '../database/read-scope';
+import { ATTRIBUTE } from '../tracing/span-attributes';
+import { TraceParent } from '../tracing/trace-context';
+import { Tracing } from '../tracing/tracing';
 import { WebhookService } from '../webhooks/webhook.service';
 import { ExecutionDetailDto } from './dto/execution-detail.response';
 import { ExecutionDto } from './dto/execution.response';
@@ -37,29 +40,31 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly tracing: Tracing,
   ) {}
 
   /**
    * Checks the parameters against the action's schema (nothing is sent when they fail), then delivers the signed
    * call, retrying as the contract allows, and stores the outcome with every attempt. Numbers go out as the
    * caller wrote them (json-numbers.ts); one that cannot is refused. The action and the keys are read as of
-   * `asOf` (see AsOf; by default, the call).
+   * `asOf` (see AsOf; by default, the call). The check, each attempt and the storing are spans under `trace`, and
+   * the receiver joins it (traceparent).
    */
-  async execute(tenantId: TenantId, actionName: string, parameters: Record<string, unknown> = {}, asOf?: AsOf): Promise<ExecutionDto> {
+  async execute(tenantId: TenantId, actionName: string, parameters: Record<string, unknown> = {}, asOf?: AsOf, trace?: TraceParent): Promise<ExecutionDto> {
     const freshAsOf = asOfCall(asOf);
     const action = await this.actions.findExecutable(tenantId, actionName, freshAsOf);
     // A number the signed call would carry changed is refused before the schema is even consulted.
     const inexact = inexactNumbers(parameters, 'parameters', MAX_REPORTED_NUMBERS + 1);
     if (inexact.length > MAX_REPORTED_NUMBERS) inexact.splice(MAX_REPORTED_NUMBERS, Infinity, 'and more numbers like these');
     if (inexact.length > 0) throw new InvalidParametersError(inexact.join('; '));
-    const problems = await this.validators.check(action, parameters);
+    const problems = await this.validators.check(action, parameters, trace);
     if (problems) throw new InvalidParametersError(problems);
     const keys = await this.webhooks.signingKeys(tenantId, freshAsOf);
     if (!keys) throw new NoActiveHmacKeyError();
 
     const id = this.ids.next();
     const createdAt = this.clock.now();
-    const report = await this.webhooks.deliver(action.webhookUrl, action.name, parameters, id, keys);
+    const report = await this.webhooks.deliver(action.webhookUrl, action.name, parameters, id, keys, trace);
     const verdict = judge(report.final);
     const execution = Object.assign(new Execution(), {
       id,
@@ -81,7 +86,10 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
     });
     // The action may have been deleted while its webhook ran: the caller still gets the outcome, but there is no
     // history left to add it to (an action's executions are deleted with it).
-    if ((await this.executions.insert(execution)) === 'action_gone') {
+    const stored = await this.tracing.span(trace, 'store execution', { [ATTRIBUTE.executionId]: id, [ATTRIBUTE.executionStatus]: verdict.status, [ATTRIBUTE.dbSystem]: 'postgresql' }, () =>
+      this.executions.insert(execution),
+    );
+    if (stored === 'action_gone') {
       this.logger.warn({ executionId: id, action: action.name }, 'the action was deleted while it ran: its execution is not stored');
     }
     return { ...this.map(execution), result: verdict.result, error: verdict.error };

@@ -1,6 +1,16 @@
 import { JsonSchemaCompiler } from '../actions/json-schema-compiler';
 import { SchemaSandbox } from '../actions/schema/schema-sandbox';
+import { AppConfig } from '../config/app-config';
+import { tracingSettings } from '../config/tracing-config';
+import { Metrics } from '../metrics/metrics';
+import { Tracing } from '../tracing/tracing';
 import { ParameterValidators } from './parameter-validators';
+
+const fail = (text: string) => {
+  throw new Error(text);
+};
+/** Tracing as configured by an environment without OTEL_* variables: off. */
+const tracing = new Tracing({ tracing: tracingSettings({}, fail, fail) } as AppConfig, new Metrics());
 
 describe('ParameterValidators', () => {
   const action = (version: string, jsonSchema: Record<string, unknown>) => ({ id: 'a', tenantId: 't', name: 'a', webhookUrl: 'http://x', jsonSchema, version });
@@ -10,7 +20,7 @@ describe('ParameterValidators', () => {
   it('prepares a schema once per action version', async () => {
     const compiler = new JsonSchemaCompiler(sandbox);
     const prepare = jest.spyOn(compiler, 'prepare');
-    const validators = new ParameterValidators(compiler);
+    const validators = new ParameterValidators(compiler, tracing);
     const schema = { type: 'object', required: ['city'] };
     for (let i = 0; i < 50; i++) await validators.check(action('a@1', schema), { city: 'x' });
     expect(prepare).toHaveBeenCalledTimes(1);
@@ -19,7 +29,7 @@ describe('ParameterValidators', () => {
   });
 
   it('names every problem with a path', async () => {
-    const validators = new ParameterValidators(new JsonSchemaCompiler(sandbox));
+    const validators = new ParameterValidators(new JsonSchemaCompiler(sandbox), tracing);
     const schema = { type: 'object', properties: { days: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string' } } }, required: ['days'] };
     expect(await validators.check(action('b@1', schema), { days: 1, tags: ['x'] })).toBeUndefined();
     expect(await validators.check(action('b@1', schema), { days: 0 })).toBe('parameters.days: must be >= 1');
@@ -29,7 +39,7 @@ describe('ParameterValidators', () => {
   it('checks on the event loop while the cost is small, in the worker past it, with the same answers', async () => {
     const compiler = new JsonSchemaCompiler(sandbox);
     const isolated = jest.spyOn(compiler, 'checkIsolated');
-    const validators = new ParameterValidators(compiler);
+    const validators = new ParameterValidators(compiler, tracing);
     const schema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' } } } };
     expect(await validators.check(action('c@1', schema), { tags: ['a', 'B'] })).toBe('parameters.tags.1: must match pattern "^[a-z]+$"');
     expect(isolated).not.toHaveBeenCalled();
@@ -39,14 +49,14 @@ describe('ParameterValidators', () => {
   });
 
   it('answers for a stored schema that no longer compiles', async () => {
-    const validators = new ParameterValidators(new JsonSchemaCompiler(sandbox));
+    const validators = new ParameterValidators(new JsonSchemaCompiler(sandbox), tracing);
     expect(await validators.check(action('d@1', { type: 'object', properties: { a: { minimum: 'one' } } }), {})).toBe(
       "parameters: cannot be checked: the action's json_schema no longer compiles",
     );
   });
 
   it('keeps at most 1000 versions, dropping the least recently used', async () => {
-    const validators = new ParameterValidators(new JsonSchemaCompiler(sandbox));
+    const validators = new ParameterValidators(new JsonSchemaCompiler(sandbox), tracing);
     for (let i = 0; i < 1_100; i++) await validators.check(action(`v@${i}`, { type: 'object' }), {});
     expect(validators.size).toBe(1_000);
   });

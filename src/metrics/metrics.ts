@@ -41,6 +41,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly tracingSpans = new Counter({
+    name: 'tracing_spans_total',
+    help: 'Spans handed to a trace exporter, by exporter and outcome (exported, or failed and dropped)',
+    labelNames: ['exporter', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   /** Read at each scrape from what observeDatabasePool() was given. */
   private databasePoolStats?: () => { total: number; idle: number; waiting: number };
 

@@ -7,6 +7,7 @@ import { ExecutionDto } from '../executions/dto/execution.response';
 import { InvalidParametersError, NoActiveHmacKeyError } from '../executions/executions.errors';
 import { ExecutionsService } from '../executions/executions.service';
 import { TOOL_FORMATS, ToolFormat, ToolListResponse } from './dto/tool-list.response';
+import { TraceParent } from '../tracing/trace-context';
 import { McpTool, ToolDefinitions } from './tool-definitions';
 
 /** A tool call's outcome: the execution (whatever the receiver did), or why nothing was sent. */
@@ -38,11 +39,11 @@ export class ToolsService {
   /**
    * Runs the action through the execute path: parameter check, signed delivery with retries, the stored
    * execution. Parameters the schema refuses, or a tenant without an HMAC key, are an outcome the model can read;
-   * an unknown tool (another tenant's included) throws `ActionNotFoundError`.
+   * an unknown tool (another tenant's included) throws `ActionNotFoundError`. The execution's spans go under `trace`.
    */
-  async call(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf?: AsOf): Promise<ToolCallOutcome> {
+  async call(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf?: AsOf, trace?: TraceParent): Promise<ToolCallOutcome> {
     try {
-      return { ran: true, execution: await this.executions.execute(tenantId, name, parameters, asOf) };
+      return { ran: true, execution: await this.executions.execute(tenantId, name, parameters, asOf, trace) };
     } catch (error) {
       if (error instanceof InvalidParametersError) return { ran: false, error: `${error.message}: ${error.details}` };
       if (error instanceof NoActiveHmacKeyError) return { ran: false, error: error.message };

@@ -1,10 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
+import { Attributes, Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
 import { AsOf } from '../database/read-scope';
+import { ATTRIBUTE } from '../tracing/span-attributes';
+import { TraceParent } from '../tracing/trace-context';
+import { Tracing } from '../tracing/tracing';
 import { DeliveryOutcome } from './delivery-outcome';
 import { HmacKeysService, SigningKeys } from './hmac-keys.service';
 import { retryDelay } from './retry-policy';
@@ -34,6 +38,7 @@ export class WebhookService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly ids: IdGenerator,
+    private readonly tracing: Tracing,
   ) {}
 
   /** The tenant's signing keys as of `asOf` (see AsOf), or undefined when it has no active one. */
@@ -44,44 +49,83 @@ export class WebhookService {
   /**
    * An execution (spec 6): the signed POST, retried on connection failures and 429/5xx while the timeout lasts.
    * Every attempt carries the same `webhook-id` (so a receiver can drop duplicates) and a fresh timestamp and
-   * signature.
+   * signature, and the `traceparent` of its own span under `trace` (a span "deliver webhook" when recording).
    */
-  async deliver(url: string, actionName: string, parameters: Record<string, unknown>, webhookId: string, keys: SigningKeys): Promise<DeliveryReport> {
-    const budget = this.config.webhook.timeoutMs;
-    const started = performance.now();
-    const attempts: DeliveryAttempt[] = [];
-    for (let attempt = 1; ; attempt++) {
-      const startedAt = this.clock.now();
-      const payload: WebhookPayload = { action_name: actionName, parameters, timestamp: Math.floor(startedAt.getTime() / 1000) };
-      const body = buildWebhookBody(payload, keys);
-      const headers = standardWebhookHeaders(webhookId, payload.timestamp, body, keys);
-      const remaining = budget - (performance.now() - started);
-      const outcome = await this.client.post(url, body, headers, true, remaining);
-      attempts.push({ attempt, startedAt, outcome });
-      const delay = retryDelay(outcome, attempt, this.config.webhook.maxRetries, budget - (performance.now() - started));
-      if (delay === undefined) return { attempts, final: outcome, durationMs: Math.round(performance.now() - started) };
-      await sleep(delay);
-    }
+  deliver(url: string, actionName: string, parameters: Record<string, unknown>, webhookId: string, keys: SigningKeys, trace?: TraceParent): Promise<DeliveryReport> {
+    return this.tracing.span(trace, 'deliver webhook', { [ATTRIBUTE.actionName]: actionName, [ATTRIBUTE.executionId]: webhookId }, async (delivery) => {
+      const budget = this.config.webhook.timeoutMs;
+      const started = performance.now();
+      const attempts: DeliveryAttempt[] = [];
+      for (let attempt = 1; ; attempt++) {
+        const startedAt = this.clock.now();
+        const payload: WebhookPayload = { action_name: actionName, parameters, timestamp: Math.floor(startedAt.getTime() / 1000) };
+        const body = buildWebhookBody(payload, keys);
+        const headers = standardWebhookHeaders(webhookId, payload.timestamp, body, keys);
+        const remaining = budget - (performance.now() - started);
+        const outcome = await this.post(delivery.trace, url, body, headers, true, attempt, remaining);
+        attempts.push({ attempt, startedAt, outcome });
+        const delay = retryDelay(outcome, attempt, this.config.webhook.maxRetries, budget - (performance.now() - started));
+        if (delay === undefined) {
+          delivery.span?.setAttributes({ [ATTRIBUTE.attempts]: attempt, [ATTRIBUTE.webhookOutcome]: outcome.kind });
+          return { attempts, final: outcome, durationMs: Math.round(performance.now() - started) };
+        }
+        await sleep(delay);
+      }
+    });
   }
 
   /**
    * The registration test (spec 4.1.2): `{action_name, parameters: {}, timestamp, test: true}`, signed when the
    * tenant has a key. Any 2xx passes; anything else throws the spec's `action validation failed: ...`.
    */
-  async registrationTest(tenantId: TenantId, actionName: string, webhookUrl: string): Promise<void> {
+  async registrationTest(tenantId: TenantId, actionName: string, webhookUrl: string, trace?: TraceParent): Promise<void> {
     const payload: WebhookPayload = { action_name: actionName, parameters: {}, timestamp: this.clock.nowSeconds(), test: true };
-    const outcome = await this.send(tenantId, webhookUrl, payload, this.ids.next(), false);
+    const outcome = await this.send(tenantId, webhookUrl, payload, this.ids.next(), false, trace);
     const problem = registrationProblem(outcome);
     if (problem) throw new WebhookValidationError(problem);
   }
 
   /** Signs `payload` with the tenant's keys and POSTs it once. */
-  async send(tenantId: TenantId, url: string, payload: WebhookPayload, webhookId: string, readBody: boolean): Promise<DeliveryOutcome> {
+  async send(tenantId: TenantId, url: string, payload: WebhookPayload, webhookId: string, readBody: boolean, trace?: TraceParent): Promise<DeliveryOutcome> {
     const keys = await this.hmacKeys.signingKeys(tenantId);
     const body = buildWebhookBody(payload, keys);
     const headers = standardWebhookHeaders(webhookId, payload.timestamp, body, keys);
-    return this.client.post(url, body, headers, readBody);
+    return this.post(trace, url, body, headers, readBody, 1);
   }
+
+  /**
+   * One POST, in a CLIENT span of its own (when recording) whose context the receiver gets as `traceparent`:
+   * its host and port, attempt, status and outcome, never the URL (whose path or query may hold a secret).
+   */
+  private async post(trace: TraceParent | undefined, url: string, body: string, headers: Record<string, string>, readBody: boolean, attempt: number, timeoutMs?: number): Promise<DeliveryOutcome> {
+    const started = this.tracing.start(trace, 'POST', this.tracing.recording ? attemptAttributes(url, readBody, attempt) : undefined, SpanKind.CLIENT);
+    const outcome = await this.client.post(url, body, { ...headers, ...this.tracing.outgoingHeaders(started.trace) }, readBody, timeoutMs);
+    if (started.span) endAttempt(started.span, outcome);
+    return outcome;
+  }
+}
+
+function attemptAttributes(url: string, readBody: boolean, attempt: number): Attributes {
+  const target = new URL(url);
+  const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
+  const attributes: Attributes = {
+    [ATTRIBUTE.httpMethod]: 'POST',
+    [ATTRIBUTE.serverAddress]: target.hostname.replace(/^\[(.*)\]$/, '$1'),
+    [ATTRIBUTE.serverPort]: port,
+    [ATTRIBUTE.urlScheme]: target.protocol.slice(0, -1),
+    [ATTRIBUTE.webhookKind]: readBody ? 'execution' : 'registration_test',
+    [ATTRIBUTE.attempt]: attempt,
+  };
+  if (attempt > 1) attributes[ATTRIBUTE.httpResendCount] = attempt - 1;
+  return attributes;
+}
+
+function endAttempt(span: Span, outcome: DeliveryOutcome): void {
+  span.setAttribute(ATTRIBUTE.webhookOutcome, outcome.kind);
+  if (outcome.kind === 'answered' || outcome.kind === 'body_too_large') span.setAttribute(ATTRIBUTE.httpStatus, outcome.status);
+  const error = outcome.kind === 'answered' || outcome.kind === 'body_too_large' ? (outcome.status >= 400 ? String(outcome.status) : outcome.kind === 'body_too_large' ? 'body_too_large' : undefined) : outcome.kind;
+  if (error) span.setAttribute(ATTRIBUTE.errorType, error).setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
 }
 
 function registrationProblem(outcome: DeliveryOutcome): string | undefined {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MetricsModule } from '../metrics/metrics.module';
+import { TracingModule } from '../tracing/tracing.module';
 import { DestinationGuard } from './destination-guard';
 import { DnsResolver, SystemDnsResolver } from './dns-resolver';
 import { HmacKey } from './hmac-key.entity';
@@ -11,7 +12,7 @@ import { WebhookClient } from './webhook-client';
 import { WebhookService } from './webhook.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([HmacKey]), MetricsModule],
+  imports: [TypeOrmModule.forFeature([HmacKey]), MetricsModule, TracingModule],
   providers: [
     { provide: DnsResolver, useClass: SystemDnsResolver },
     DestinationGuard,

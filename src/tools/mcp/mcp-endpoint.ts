@@ -6,6 +6,9 @@ import { ServiceUnavailableError } from '../../common/common.errors';
 import { isDatabaseUnavailable } from '../../database/database-errors';
 import { TenantId } from '../../common/tenant-id';
 import { AsOf } from '../../database/read-scope';
+import { ATTRIBUTE } from '../../tracing/span-attributes';
+import { TraceParent } from '../../tracing/trace-context';
+import { Tracing } from '../../tracing/tracing';
 import { ToolsService } from '../tools.service';
 import { McpCursors } from './mcp-cursors';
 import { INTERNAL_ERROR, INVALID_PARAMS, McpScreenedTransport } from './mcp-screened-transport';
@@ -36,12 +39,16 @@ export class McpEndpoint {
   constructor(
     private readonly tools: ToolsService,
     private readonly cursors: McpCursors,
+    private readonly tracing: Tracing,
   ) {}
 
-  /** Answers one Streamable HTTP POST whose body the app has already read and parsed; reads as of `asOf` (AsOf). */
-  async handle(tenantId: TenantId, request: Request, body: unknown, asOf?: AsOf): Promise<Response> {
+  /**
+   * Answers one Streamable HTTP POST whose body the app has already read and parsed; reads as of `asOf` (AsOf).
+   * `tools/list` and `tools/call` are spans under `trace`, as MCP's semantic conventions name them.
+   */
+  async handle(tenantId: TenantId, request: Request, body: unknown, asOf?: AsOf, trace?: TraceParent): Promise<Response> {
     const sdk = await (this.sdk ??= loadSdk());
-    const server = this.serverFor(sdk, tenantId, body, asOf);
+    const server = this.serverFor(sdk, tenantId, body, asOf, trace);
     const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const screened = new McpScreenedTransport(transport, sdk.requestSchemas);
     screened.onerror = (error) => this.logger.debug({ err: error }, 'MCP request refused by the transport');
@@ -53,11 +60,20 @@ export class McpEndpoint {
     }
   }
 
-  private serverFor(sdk: Sdk, tenantId: TenantId, body: unknown, asOf: AsOf | undefined) {
+  private serverFor(sdk: Sdk, tenantId: TenantId, body: unknown, asOf: AsOf | undefined, trace: TraceParent | undefined) {
     const server = new sdk.Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-    server.setRequestHandler(sdk.ListToolsRequestSchema, (request) => this.guarded(() => this.listTools(tenantId, request.params?.cursor, asOf)));
+    server.setRequestHandler(sdk.ListToolsRequestSchema, (request) =>
+      this.tracing.span(trace, 'tools/list', { [ATTRIBUTE.mcpMethod]: 'tools/list', [ATTRIBUTE.tenantId]: tenantId }, () =>
+        this.guarded(() => this.listTools(tenantId, request.params?.cursor, asOf)),
+      ),
+    );
     server.setRequestHandler(sdk.CallToolRequestSchema, (request) =>
-      this.guarded(() => this.callTool(tenantId, request.params.name, originalArguments(body) ?? request.params.arguments ?? {}, asOf)),
+      this.tracing.span(
+        trace,
+        `tools/call ${request.params.name}`,
+        { [ATTRIBUTE.mcpMethod]: 'tools/call', [ATTRIBUTE.toolName]: request.params.name, [ATTRIBUTE.tenantId]: tenantId },
+        ({ trace: call }) => this.guarded(() => this.callTool(tenantId, request.params.name, originalArguments(body) ?? request.params.arguments ?? {}, asOf, call)),
+      ),
     );
     return server;
   }
@@ -74,10 +90,10 @@ export class McpEndpoint {
     return more ? { tools: page, nextCursor: this.cursors.make(tenantId, page[page.length - 1].name) } : { tools: page };
   }
 
-  private async callTool(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf: AsOf | undefined): Promise<CallToolResult> {
+  private async callTool(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf: AsOf | undefined, trace: TraceParent): Promise<CallToolResult> {
     let outcome;
     try {
-      outcome = await this.tools.call(tenantId, name, parameters, asOf);
+      outcome = await this.tools.call(tenantId, name, parameters, asOf, trace);
     } catch (error) {
       // Another tenant's action is as unknown as one that does not exist, and so is a name no action can have:
       // the same error, word for word, naming what was asked for (JSON-escaped on the wire like any string).

@@ -47,7 +47,7 @@ export class McpController {
     @Res() reply: FastifyReply,
     @Body() body: unknown,
   ): Promise<void> {
-    const response = await this.mcp.handle(tenantId, toWebRequest(request), body, request.arrivedAt);
+    const response = await this.mcp.handle(tenantId, toWebRequest(request), body, request.arrivedAt, request.trace);
     reply.status(response.status);
     response.headers.forEach((value, name) => {
       reply.header(name, name === 'content-type' && value === 'application/json' ? 'application/json; charset=utf-8' : value);

@@ -1,0 +1,161 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Attributes, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace, Tracer } from '@opentelemetry/api';
+import { AppConfig } from '../config/app-config';
+import { TraceExporterName } from '../config/tracing-config';
+import { Metrics } from '../metrics/metrics';
+import { ATTRIBUTE } from './span-attributes';
+import { parseTraceParent, startTrace, TraceParent, traceHeaders } from './trace-context';
+import type { ExportObserver, RunningTracer } from './trace-exporting';
+
+/** The version the resource names (`service.version`). */
+const SERVICE_VERSION = '1.0.0';
+
+/** A span begun with `Tracing.start`, and the trace its children and outgoing calls continue. */
+export interface StartedSpan {
+  /** The span's own context when recording, else the parent passed in. */
+  trace: TraceParent;
+  /** Undefined when nothing is recorded (tracing off, or this trace not sampled). */
+  span?: Span;
+}
+
+/**
+ * OpenTelemetry tracing for one application. When an exporter is configured (AppConfig.tracing), each request
+ * is a trace: a SERVER span continuing the caller's `traceparent`, and the spans the features start under it
+ * with `span`/`start`, all given their parent explicitly (TraceParent). When none is, nothing is recorded, no
+ * SDK is loaded, and `span` just runs its work; a request still has a trace context (the caller's, or a new
+ * one), which its log lines name and every call to a receiver carries (`outgoingHeaders`).
+ */
+@Injectable()
+export class Tracing implements ExportObserver, OnApplicationShutdown {
+  private readonly logger = new Logger('Tracing');
+  private readonly running?: RunningTracer;
+  private readonly tracer?: Tracer;
+  private readonly continueIncoming: boolean;
+  /** The traces of requests in flight, by arrival (AsOf): how a read made for a request finds its span. */
+  private readonly byArrival = new Map<number, TraceParent>();
+  private readonly failing = new Set<TraceExporterName>();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {
+    const settings = config.tracing;
+    this.continueIncoming = settings.continueIncoming;
+    if (settings.exporters.length > 0) {
+      // Loaded here only: the SDK and the exporters take a few hundred milliseconds to load.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { startTracing } = require('./trace-exporting') as typeof import('./trace-exporting');
+      this.running = startTracing(settings, SERVICE_VERSION, this);
+      this.tracer = this.running.tracer;
+    }
+  }
+
+  /** Whether spans are recorded and exported. */
+  get recording(): boolean {
+    return this.tracer !== undefined;
+  }
+
+  /**
+   * A request's trace, as it arrives: a SERVER span that continues the caller's `traceparent` (unless
+   * OTEL_PROPAGATORS says `none`), or when not recording, the caller's trace context itself, or a new one.
+   */
+  startRequest(headers: IncomingHttpHeaders, method: string, requestId: string): StartedSpan {
+    const incoming = this.continueIncoming ? parseTraceParent(headers.traceparent, headers.tracestate) : undefined;
+    const parent = incoming ? trace.setSpanContext(ROOT_CONTEXT, incoming) : undefined;
+    if (!this.tracer) return { trace: parent ?? startTrace() };
+    const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { [ATTRIBUTE.httpMethod]: method, [ATTRIBUTE.requestId]: requestId } }, parent);
+    return { trace: trace.setSpan(parent ?? ROOT_CONTEXT, span), span };
+  }
+
+  /** Ends a request's span with its route pattern and status (a 5xx is an error, as the HTTP conventions say). */
+  finishRequest(started: StartedSpan, method: string, route: string | undefined, status: number): void {
+    const span = started.span;
+    if (!span) return;
+    if (route) span.updateName(`${method} ${route}`).setAttribute(ATTRIBUTE.httpRoute, route);
+    span.setAttribute(ATTRIBUTE.httpStatus, status);
+    if (status >= 500) span.setAttribute(ATTRIBUTE.errorType, String(status)).setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  }
+
+  /** Notes that the request that arrived at `arrivedAt` is traced by `parent`, until `forget`. */
+  noteArrival(arrivedAt: number, parent: TraceParent): void {
+    this.byArrival.set(arrivedAt, parent);
+  }
+
+  forgetArrival(arrivedAt: number): void {
+    this.byArrival.delete(arrivedAt);
+  }
+
+  /** The trace of the request in flight that arrived at `asOf` (reads pass their request's arrival). */
+  ofArrival(asOf: number | undefined): TraceParent | undefined {
+    return asOf === undefined ? undefined : this.byArrival.get(asOf);
+  }
+
+  /** A span under `parent` (a new trace without one), for the caller to end; nothing when not recording. */
+  start(parent: TraceParent | undefined, name: string, attributes: Attributes = {}, kind: SpanKind = SpanKind.INTERNAL): StartedSpan {
+    if (!this.tracer) return { trace: parent ?? startTrace() };
+    const span = this.tracer.startSpan(name, { kind, attributes }, parent);
+    return { trace: trace.setSpan(parent ?? ROOT_CONTEXT, span), span };
+  }
+
+  /**
+   * `work` inside a span under `parent`, ended when it settles; a thrown error marks it failed with the error's
+   * kind (its name), never its message. Not recording: `work` runs as it is.
+   */
+  async span<T>(parent: TraceParent | undefined, name: string, attributes: Attributes, work: (started: StartedSpan) => Promise<T>): Promise<T> {
+    if (!this.tracer) return work({ trace: parent ?? startTrace() });
+    const started = this.start(parent, name, attributes);
+    try {
+      return await work(started);
+    } catch (error) {
+      started.span?.setAttribute(ATTRIBUTE.errorType, errorType(error)).setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      started.span?.end();
+    }
+  }
+
+  /**
+   * `traceparent` (and `tracestate`, when the trace has one) for a call to a receiver: its span is the parent of
+   * what the receiver records. Without a trace (a call made outside any request), a new one.
+   */
+  outgoingHeaders(parent: TraceParent | undefined): { traceparent: string; tracestate?: string } {
+    return traceHeaders(parent ?? startTrace());
+  }
+
+  exported(exporter: TraceExporterName, spans: number): void {
+    this.metrics.tracingSpans.inc({ exporter, outcome: 'exported' }, spans);
+    if (this.failing.delete(exporter)) this.logger.log(`exporting spans (${exporter}) works again`);
+  }
+
+  failed(exporter: TraceExporterName, spans: number, error: Error | undefined): void {
+    this.metrics.tracingSpans.inc({ exporter, outcome: 'failed' }, spans);
+    // One line when exports start failing, one when they work again: not one per batch for as long as it lasts.
+    if (this.failing.has(exporter)) return;
+    this.failing.add(exporter);
+    const where = exporter === 'otlp' ? ` to ${withoutCredentials(this.config.tracing.otlp.url)} (${this.config.tracing.otlp.protocol})` : '';
+    this.logger.warn(`exporting spans${where} failed: ${error?.message ?? 'unknown error'}; spans are dropped until it works again`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // Exports what is still queued (the batch processor's shutdown flushes it).
+    await this.running?.shutdown().catch((error: unknown) => this.logger.warn(`flushing the last spans failed: ${(error as Error).message}`));
+  }
+}
+
+/** What kind of error ended a span: its class or code, never its message (which may quote a tenant's data). */
+export function errorType(error: unknown): string {
+  if (error instanceof Error) return (error as Error & { code?: unknown }).code === undefined ? error.name : String((error as Error & { code?: unknown }).code);
+  return typeof error;
+}
+
+/** A URL as a log line may show it: without a user name or password. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'the configured endpoint';
+  }
+}
