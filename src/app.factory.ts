@@ -14,9 +14,7 @@ import { MAX_PARAM_LENGTH, RouteTable } from './common/route-table';
 import { createLogger } from './common/logging';
 import { serveConsoleAssets } from './console/serve-console-assets';
 import { PinoNestLogger } from './common/pino-nest-logger';
-import { GATEWAY_PREFIX } from './common/routes';
 import { AppConfig, TrustProxy } from './config/app-config';
-import { ReadModel } from './database/read-model';
 import { ShutdownState } from './health/shutdown-state';
 import { Metrics } from './metrics/metrics';
 import { serveOpenApi } from './openapi/document';
@@ -125,7 +123,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     else ANSWERED_UNREAD.add(request.raw.socket);
     done();
   });
-  noteArrivals(fastify, app.get(ReadModel));
+  noteArrivals(fastify);
   traceRequests(fastify, app.get(Tracing));
   // While shutting down, every answer closes its connection, so keep-alive clients reconnect elsewhere and the
   // server's close is not held up by connections that turn idle after it began.
@@ -148,18 +146,12 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
 
 /**
  * Every request notes when it arrived (`request.arrivedAt`): the reads made on its behalf pass it on, and the
- * read model answers them from memory only with what is current as of then (ReadModel.inSync, AsOf). A bearer
- * request's version read starts as it arrives, while it is routed and its token checked; the embedded database
- * needs none (its commits are seen as they happen).
+ * read model answers them from memory only with what is current as of then (ReadModel.synced, AsOf).
  */
-function noteArrivals(fastify: FastifyInstance, readModel: ReadModel): void {
+function noteArrivals(fastify: FastifyInstance): void {
   fastify.decorateRequest('arrivedAt', 0);
-  const gatewayPath = `/${GATEWAY_PREFIX}/`;
-  const prefetch = readModel.needsArrivals;
   fastify.addHook('onRequest', (request, _reply, done) => {
-    const arrivedAt = performance.now();
-    request.arrivedAt = arrivedAt;
-    if (prefetch && request.headers.authorization && request.url.startsWith(gatewayPath)) readModel.prefetch(arrivedAt);
+    request.arrivedAt = performance.now();
     done();
   });
 }

@@ -29,17 +29,8 @@ const READ_COLUMNS = ACTION_COLUMNS.map((column) => read(column)).join(', ');
 
 const SELECT_ACTION = `SELECT ${READ_COLUMNS} FROM actions`;
 export const ACTION_BY_NAME_SQL = tenantStatement<[name: string], ActionRow>(`${SELECT_ACTION} WHERE tenant_id = $1 AND name = $2`);
-/** The bench's baseline reads a tenant's actions with this; the service reads them with the snapshot below. */
+/** A tenant's actions ordered by name: what the read model keeps (and the bench's baseline reads). */
 export const ACTIONS_OF_TENANT_SQL = tenantStatement<[], ActionRow>(`${SELECT_ACTION} WHERE tenant_id = $1 ORDER BY name`);
-
-/**
- * A tenant's actions ordered by name, each row with `read_version`, the read model's version as this same
- * statement saw it (one row of NULLs besides it when the tenant has no action).
- */
-export const TENANT_ACTIONS_SNAPSHOT_SQL = tenantStatement<[], ActionRow & { read_version: string }>(
-  `SELECT v.version AS read_version, ${ACTION_COLUMNS.map((column) => read(column, 'a.')).join(', ')} ` +
-    `FROM read_model_version v LEFT JOIN actions a ON a.tenant_id = $1 ORDER BY a.name`,
-);
 
 /** A new action of tenant `$1`, the other columns in ACTION_COLUMNS' order; `json_schema` is given as its text. */
 const INSERTED_COLUMNS = ['tenant_id', ...ACTION_COLUMNS.filter((column) => column !== 'tenant_id')];

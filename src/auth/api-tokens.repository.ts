@@ -4,12 +4,13 @@ import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
-import { Snapshot } from '../database/read-through-cache';
+import { ReadModel } from '../database/read-model';
+import { ReadModelQuery } from '../database/read-through-cache';
 import { TenantStatus } from '../tenancy/tenant.entity';
 import { withTenantLock } from '../tenancy/tenant-lock';
 import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { ApiToken } from './api-token.entity';
-import { TOKEN_BY_HASH_SQL, TOKEN_STANDING_SNAPSHOT_SQL } from './api-tokens.sql';
+import { TOKEN_BY_HASH_SQL, TOKEN_STANDING_SQL } from './api-tokens.sql';
 
 export interface ApiTokenWithTenantStatus {
   token: ApiToken;
@@ -23,6 +24,21 @@ export interface TokenStanding {
   revokedAt: Date | null;
 }
 
+/** A token's standing, null when there is no such token: what the read model keeps (ApiTokensService). */
+export const TOKEN_STANDING: ReadModelQuery<TokenStanding | null> = {
+  statement: TOKEN_STANDING_SQL,
+  decode: (rows) => {
+    if (rows.length === 0) return null;
+    const [row] = rows as { tenant_id: string; expires_at: string | null; revoked_at: string | null }[];
+    return { tenantId: row.tenant_id, expiresAt: dateOrNull(row.expires_at), revokedAt: dateOrNull(row.revoked_at) };
+  },
+};
+
+/** A timestamp as the read model's JSON rows spell it (ISO 8601), or null. */
+function dateOrNull(text: string | null): Date | null {
+  return text === null ? null : new Date(text);
+}
+
 @Injectable()
 export class ApiTokensRepository {
   private readonly tokens: TenantScopedRepository<ApiToken>;
@@ -30,6 +46,7 @@ export class ApiTokensRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly pool: DatabasePool,
+    private readonly readModel: ReadModel,
   ) {
     this.tokens = TenantScopedRepository.of(dataSource, ApiToken);
   }
@@ -72,12 +89,10 @@ export class ApiTokensRepository {
     return (await this.tokens.for(tenantId).update({ id, revokedAt: IsNull() }, { revokedAt: at })) > 0;
   }
 
-  /** The standing of token `id` (a UUID), null when there is no such token, for the read model. */
+  /** The standing of token `id` (a UUID), null when there is no such token, read as the read model reads it, now. */
   @GenerateSql({ params: [DummyValue.UUID] })
-  async standingSnapshot(id: string): Promise<Snapshot<TokenStanding | null>> {
-    const [row] = await this.pool.query(TOKEN_STANDING_SNAPSHOT_SQL, [id]);
-    const value = row.tenant_id === null ? null : { tenantId: row.tenant_id, expiresAt: row.expires_at, revokedAt: row.revoked_at };
-    return { version: Number(row.read_version), value };
+  standing(id: string): Promise<TokenStanding | null> {
+    return this.readModel.read(TOKEN_STANDING, id);
   }
 
   @GenerateSql({ params: [DummyValue.HASH] })

@@ -11,7 +11,7 @@ import { TenancyService } from '../tenancy/tenancy.service';
 import { ApiToken } from './api-token.entity';
 import { ApiTokenDto } from './api-token.dto';
 import { ApiTokenLimitReachedError, ApiTokenNotFoundError, InvalidApiTokenError } from './auth.errors';
-import { ApiTokensRepository, ApiTokenWithTenantStatus, TokenStanding } from './api-tokens.repository';
+import { ApiTokensRepository, ApiTokenWithTenantStatus, TOKEN_STANDING, TokenStanding } from './api-tokens.repository';
 import { Principal } from './principal';
 import { generateApiToken, hashApiToken, sameDigest } from './token-credentials';
 
@@ -33,7 +33,7 @@ export class ApiTokensService {
     private readonly ids: IdGenerator,
     readModel: ReadModel,
   ) {
-    this.standings = readModel.cache({ name: 'api_tokens', table: 'api_tokens', maxSize: STANDINGS_KEPT, load: (id) => this.tokens.standingSnapshot(id) });
+    this.standings = readModel.cache({ name: 'api_tokens', table: 'api_tokens', maxSize: STANDINGS_KEPT, query: TOKEN_STANDING });
   }
 
   /**

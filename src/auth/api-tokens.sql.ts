@@ -35,13 +35,9 @@ export const TOKEN_BY_ID_SQL = globalStatement<[id: string], ApiTokenRow>(
   `${SELECT_WITH_TENANT_STATUS} WHERE t.id = $1`,
 );
 
-/** What a bearer check needs of a token, with the read model's version as the same statement saw it. */
+/** What a bearer check needs of a token (no row when there is no such token), for the read model. */
 export const TOKEN_STANDING_COLUMNS = ['tenant_id', 'expires_at', 'revoked_at'] as const;
-export const TOKEN_STANDING_SNAPSHOT_SQL = globalStatement<
-  [id: string],
-  { read_version: string; tenant_id: string | null; expires_at: Date | null; revoked_at: Date | null }
->(
+export const TOKEN_STANDING_SQL = globalStatement<[id: string], { tenant_id: string; expires_at: string | null; revoked_at: string | null }>(
   'a bearer names its token by id; the token names its tenant, which the bearer check compares with the claimed one',
-  `SELECT v.version AS read_version, ${TOKEN_STANDING_COLUMNS.map((column) => `t.${column}`).join(', ')} ` +
-    `FROM read_model_version v LEFT JOIN api_tokens t ON t.id = $1`,
+  `SELECT ${TOKEN_STANDING_COLUMNS.join(', ')} FROM api_tokens WHERE id = $1`,
 );

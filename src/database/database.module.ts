@@ -2,7 +2,6 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
 import { MetricsModule } from '../metrics/metrics.module';
-import { ChangeListenerConnector } from './change-listener-connector';
 import { DatabasePool } from './database-pool';
 import { DatabaseSettings } from './database-settings';
 import { dataSourceOptions } from './data-source-options';
@@ -47,7 +46,7 @@ class DatabaseConnectionModule {}
       }),
     }),
   ],
-  providers: [DatabasePool, ChangeListenerConnector, ReadModel],
+  providers: [DatabasePool, ReadModel],
   exports: [DatabaseConnectionModule, DatabasePool, ReadModel],
 })
 export class DatabaseModule {}

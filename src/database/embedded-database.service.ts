@@ -5,7 +5,6 @@ import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { EMBEDDED_ENDPOINT_FILE, EmbeddedPostgres } from './embedded-postgres';
-import type { CommitWatcher } from './embedded-socket-server';
 
 /** Owns the embedded PostgreSQL when no DATABASE_URL is configured; otherwise does nothing. */
 @Injectable()
@@ -41,17 +40,6 @@ export class EmbeddedDatabaseService implements OnApplicationShutdown {
 
   get isEmbedded(): boolean {
     return !this.config.databaseUrl;
-  }
-
-  /**
-   * Tells `watcher` of every notification committed on `channel`, before the commit is acknowledged to anyone,
-   * when this process owns the database (EmbeddedSocketServer.watch); false otherwise (a server that other
-   * processes share), when nothing is watched.
-   */
-  watchCommits(channel: string, watcher: CommitWatcher): boolean {
-    if (!this.embedded) return false;
-    this.embedded.watch(channel, watcher);
-    return true;
   }
 
   async onApplicationShutdown(): Promise<void> {

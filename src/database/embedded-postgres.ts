@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { PGlite } from '@electric-sql/pglite';
 import { newPassword } from './embedded-login';
-import { CommitWatcher, EmbeddedSocketServer, ProtocolHandlerClass } from './embedded-socket-server';
+import { EmbeddedSocketServer, ProtocolHandlerClass } from './embedded-socket-server';
 
 /**
  * Where a running embedded database can be reached, and with what password (user `postgres`, database
@@ -40,14 +40,13 @@ const SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
 
 /**
  * PostgreSQL compiled to WebAssembly (PGlite), served on a loopback TCP port so the ordinary `pg` driver, and
- * therefore the same TypeORM code path as production, talks to it, LISTEN/NOTIFY included (see
- * EmbeddedSocketServer). Connections over TCP must give the password of this start (EmbeddedEndpoint). Only one process may open a data directory:
+ * therefore the same TypeORM code path as production, talks to it (see EmbeddedSocketServer). Connections over TCP must give the password of this start (EmbeddedEndpoint). Only one process may open a data directory:
  * the first one takes a lock file naming its endpoint; others read it and connect there.
  */
 export class EmbeddedPostgres {
   private constructor(
     private readonly db: Pick<PGlite, 'close'>,
-    private readonly server: Pick<EmbeddedSocketServer, 'stop' | 'watch' | 'connectInProcess'>,
+    private readonly server: Pick<EmbeddedSocketServer, 'stop' | 'connectInProcess'>,
     private readonly lockPath: string | undefined,
     readonly endpoint: EmbeddedEndpoint,
   ) {}
@@ -97,11 +96,6 @@ export class EmbeddedPostgres {
   /** A connection from this process with no socket (EmbeddedSocketServer.connectInProcess), for `pg`'s `stream`. */
   connectInProcess(): Duplex {
     return this.server.connectInProcess();
-  }
-
-  /** Every notification committed on `channel`, by any connection, before the commit is acknowledged. */
-  watch(channel: string, watcher: CommitWatcher): void {
-    this.server.watch(channel, watcher);
   }
 
   async stop(): Promise<void> {

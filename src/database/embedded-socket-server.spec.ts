@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { Client } from 'pg';
 import { serialize } from 'pg-protocol';
-import { EmbeddedSocketServer, OutputFramer } from './embedded-socket-server';
+import { EmbeddedSocketServer } from './embedded-socket-server';
 
 function message(type: string, body: Buffer): Buffer {
   const header = Buffer.alloc(5);
@@ -10,51 +10,12 @@ function message(type: string, body: Buffer): Buffer {
   return Buffer.concat([header, body]);
 }
 
-const notification = (channel: string, payload: string) =>
-  message('A', Buffer.concat([Buffer.from([0, 0, 0, 7]), Buffer.from(`${channel}\0${payload}\0`)]));
 const dataRow = message('D', Buffer.from([0, 1, 0, 0, 0, 2, 0x34, 0x32]));
 const commandComplete = message('C', Buffer.from('SELECT 1\0'));
 const parseComplete = message('1', Buffer.alloc(0));
 const readyForQuery = message('Z', Buffer.from('I'));
 
-describe('OutputFramer (the embedded server taking notifications out of PGlite output)', () => {
-  const first = notification('read_model', '{"version":1}');
-  const second = notification('other', 'x');
-  const output = Buffer.concat([parseComplete, dataRow, first, commandComplete, second, readyForQuery]);
-  const rest = Buffer.concat([parseComplete, dataRow, commandComplete, readyForQuery]);
-
-  it('passes every other message through unchanged and keeps the notifications aside, however the output is split', () => {
-    for (let cut = 0; cut <= output.length; cut++) {
-      for (let secondCut = cut; secondCut <= output.length; secondCut += 3) {
-        const framer = new OutputFramer();
-        const passed = [output.subarray(0, cut), output.subarray(cut, secondCut), output.subarray(secondCut)].map((chunk) => Buffer.from(framer.push(chunk)));
-        expect(Buffer.concat(passed)).toEqual(rest);
-        expect(framer.notifications).toEqual([first, second]);
-      }
-    }
-  });
-
-  it('hands each notification to its callback as soon as it is whole, before the bytes after it pass', () => {
-    const seen: Buffer[] = [];
-    const framer = new OutputFramer((whole) => seen.push(whole));
-    const cut = output.indexOf(first) + first.length;
-    framer.push(output.subarray(0, cut - 1));
-    expect(seen).toEqual([]);
-    framer.push(output.subarray(cut - 1, cut + 1));
-    expect(seen).toEqual([first]);
-    framer.push(output.subarray(cut + 1));
-    expect(seen).toEqual([first, second]);
-  });
-
-  it('hands a chunk without notifications on as it is, without copying it', () => {
-    const framer = new OutputFramer();
-    const chunk = Buffer.concat([dataRow, commandComplete]);
-    expect(framer.push(chunk)).toBe(chunk);
-    expect(framer.notifications).toEqual([]);
-  });
-});
-
-describe('EmbeddedSocketServer: what the process learns of commits (watch)', () => {
+describe('EmbeddedSocketServer: one PGlite session shared by many connections', () => {
   /** PGlite as the server uses it: every statement's output is what the test says; a session in no transaction. */
   function fakeSession(outputs: { stream: Buffer | Buffer[]; sync: Buffer }, calls: Buffer[] = []) {
     return {
@@ -93,7 +54,7 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
     for (const stop of stops.splice(0)) await stop();
   });
 
-  /** A server on the fake session with one connection, and what its watcher on `read_model` was told. */
+  /** A server on the fake session with one connection. */
   async function serverWith(outputs: { stream: Buffer | Buffer[]; sync: Buffer }, calls: Buffer[] = []) {
     const first = handlers.length;
     const server = new EmbeddedSocketServer(fakeSession(outputs, calls) as never, FakeHandler as never, 10, { password: undefined });
@@ -105,9 +66,7 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
     });
     await new Promise((resolve) => socket.once('connect', resolve));
     for (let wait = 0; wait < 100 && handlers.length === first; wait++) await new Promise((resolve) => setTimeout(resolve, 5));
-    const seen: string[] = [];
-    server.watch('read_model', { committed: (payload) => seen.push(payload), mayHaveStoppedListening: () => seen.push('stopped?') });
-    return { connection: handlers[first], seen };
+    return { connection: handlers[first] };
   }
 
   const execute = message('E', Buffer.from([0, 0, 0, 0, 0]));
@@ -118,15 +77,13 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
   const bind = (name: string) => message('B', Buffer.from(`\0${name}\0\0\0\0\0\0\0`));
 
   it('rolls back a batch that a vanished connection left open: a failing statement, then Sync', async () => {
-    const announced = notification('read_model', '{"version":7}');
     const calls: Buffer[] = [];
-    const { connection, seen } = await serverWith({ stream: commandComplete, sync: Buffer.concat([announced, readyForQuery]) }, calls);
+    const { connection } = await serverWith({ stream: commandComplete, sync: readyForQuery }, calls);
     await connection.queue.enqueue(connection.handlerId, execute, () => undefined);
     await connection.queue.enqueue(connection.handlerId, flush, () => undefined); // Execute, Flush, no Sync: the batch stays open
     expect(calls).toEqual([Buffer.concat([execute, flush])]);
     await connection.queue.clearTransactionIfNeeded(connection.handlerId); // the connection went away
     expect(calls[1]).toEqual(Buffer.concat([parse('', 'abandoned batch'), sync]));
-    expect(seen).toEqual(['{"version":7}']); // whatever the settling announces is seen like any other output
   });
 
   it('never hands PGlite a Terminate, and drops what the connection held', async () => {
@@ -137,45 +94,6 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
     }
     await connection.queue.enqueue(connection.handlerId, sync, () => undefined);
     expect(calls).toEqual([sync]);
-  });
-
-  it('tells the watchers of every simple query naming UNLISTEN or DISCARD, whatever its length', async () => {
-    const { connection, seen } = await serverWith({ stream: Buffer.concat([commandComplete, readyForQuery]), sync: readyForQuery });
-    for (let pad = 0; pad < 300; pad++) {
-      for (const sql of [`UNLISTEN *;${' '.repeat(pad)}`, `DISCARD ALL${' '.repeat(pad)}`, `SELECT 1${' '.repeat(pad)}`]) {
-        seen.length = 0;
-        await connection.queue.enqueue(connection.handlerId, query(sql), () => undefined);
-        expect([sql.length, seen]).toEqual([sql.length, sql.startsWith('SELECT') ? [] : ['stopped?']]);
-      }
-    }
-  });
-
-  it('tells the watchers before such a statement runs, and again whenever a prepared one is bound', async () => {
-    const { connection, seen } = await serverWith({ stream: Buffer.concat([commandComplete, readyForQuery]), sync: readyForQuery });
-    const answered = () => seen.push('answered');
-    const batch = async (...messages: Buffer[]) => {
-      for (const each of [...messages, sync]) await connection.queue.enqueue(connection.handlerId, each, answered);
-    };
-    await batch(parse('stop', 'UNLISTEN *'));
-    await batch(parse('other', 'SELECT $1'));
-    await batch(bind('stop'), execute);
-    await batch(bind('other'), execute);
-    await batch(parse('stop', 'SELECT 2')); // PostgreSQL refuses it: the name still means UNLISTEN
-    await batch(bind('stop'), execute);
-    await batch(message('C', Buffer.from('Sstop\0')), parse('stop', 'SELECT 2')); // closed, then the name means something else
-    await batch(bind('stop'), execute);
-    await batch(bind('other'), parse('again', 'DISCARD ALL'), bind('other'));
-    expect(seen).toEqual([
-      ...['stopped?', 'answered'], // Parse UNLISTEN
-      'answered', // Parse SELECT
-      ...['stopped?', 'answered'], // Bind stop
-      'answered', // Bind other
-      'answered', // Parse of an existing name
-      ...['stopped?', 'answered'], // Bind stop: still UNLISTEN
-      'answered', // Close, then Parse SELECT
-      'answered', // Bind stop: now SELECT
-      ...['stopped?', 'answered'], // a batch with Parse DISCARD ALL
-    ]);
   });
 
   it("holds a batch's messages until the client asks for their answers, then runs them in one call and answers in one write", async () => {
@@ -218,19 +136,9 @@ describe('EmbeddedSocketServer: what the process learns of commits (watch)', () 
     await connection.queue.enqueue(connection.handlerId, query('SELECT rows'), (data) => writes.push(data.length));
     expect(writes).toEqual([2 * row.length, 2 * row.length, commandComplete.length + readyForQuery.length]);
   });
-
-  it('tells the watchers when a statement may stop the session listening (UNLISTEN, DISCARD), not otherwise', async () => {
-    const { connection, seen } = await serverWith({ stream: Buffer.concat([commandComplete, readyForQuery]), sync: readyForQuery });
-    for (const sql of ['LISTEN read_model', 'SELECT 1', 'UNLISTEN *', 'unlisten read_model', 'DISCARD ALL', 'SELECT \'listen\'']) {
-      await connection.queue.enqueue(connection.handlerId, query(sql), () => undefined);
-      seen.push(sql);
-    }
-    expect(seen).toEqual(['LISTEN read_model', 'SELECT 1', 'stopped?', 'UNLISTEN *', 'stopped?', 'unlisten read_model', 'stopped?', 'DISCARD ALL', "SELECT 'listen'"]);
-  });
 });
 
 describe('EmbeddedSocketServer: connections from inside the process (connectInProcess)', () => {
-  const announced = notification('read_model', '{"version":3}');
   const answer = Buffer.concat([commandComplete, readyForQuery]);
   const query = (sql: string) => message('Q', Buffer.from(`${sql}\0`));
 
@@ -270,19 +178,18 @@ describe('EmbeddedSocketServer: connections from inside the process (connectInPr
   };
   const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
 
-  it('serves them as it serves TCP connections: the same queue, answers, and notifications relayed to listeners', async () => {
-    // A commit's output carries its notification, which goes to the connection that LISTENs, not the committer.
-    const server = serverAnswering((input) => (input.toString().includes('INSERT') ? Buffer.concat([announced, answer]) : answer));
-    const listener = server.connectInProcess();
+  it('serves them as it serves TCP connections: the same queue, each its own answers', async () => {
+    const server = serverAnswering((input) => (input.toString().includes('INSERT') ? Buffer.concat([dataRow, answer]) : answer));
+    const reader = server.connectInProcess();
     const writer = server.connectInProcess();
-    const [heard, answered] = [received(listener), received(writer)];
-    listener.write(query('LISTEN read_model'));
+    const [read, answered] = [received(reader), received(writer)];
+    reader.write(query('SELECT 1'));
     await settled();
-    writer.write(query('INSERT INTO things VALUES (1)'));
+    writer.write(query('INSERT INTO things VALUES (1) RETURNING 42'));
     await settled();
-    expect(Buffer.concat(answered)).toEqual(answer);
-    expect(Buffer.concat(heard)).toEqual(Buffer.concat([answer, announced]));
-    listener.destroy();
+    expect(Buffer.concat(answered)).toEqual(Buffer.concat([dataRow, answer]));
+    expect(Buffer.concat(read)).toEqual(answer);
+    reader.destroy();
     writer.destroy();
     await server.stop();
   });

@@ -1,9 +1,23 @@
 import { LRUCache } from 'lru-cache';
-import { performance } from 'node:perf_hooks';
 import { AsOf } from './read-scope';
+import { Statement } from './statement';
 
-/** The tables whose changes are announced (migration 1763870000000-read-model-changes). */
+/** The tables whose changes are logged (migration 1764316800000-read-model-change-log). */
 export type ChangedTable = 'tenants' | 'api_tokens' | 'hmac_keys' | 'actions';
+
+/** A row of a load's statement, as the read model's statement returns it: a JSON object (timestamps as text). */
+export type JsonRow = Record<string, unknown>;
+
+/**
+ * A read the read model makes: a declared statement (statement.ts) whose one parameter, `$1`, is the key (a
+ * tenant's statement takes its TenantId), and how to make a value of its rows, which come back as JSON objects
+ * (timestamps as ISO 8601 text). It runs inside the read model's own statement, beside other loads and the
+ * change log (ReadModel).
+ */
+export interface ReadModelQuery<V, K extends string = string> {
+  statement: Statement<readonly [K], unknown> | Statement<[K], unknown>;
+  decode: (rows: JsonRow[], key: K) => V;
+}
 
 /** What a cache in memory does when the data it keeps changes. */
 export interface ChangeSubscriber {
@@ -13,43 +27,56 @@ export interface ChangeSubscriber {
   reset(): void;
 }
 
+/** What a load read, and the newest change-log position the same statement saw. */
+export interface LoadResult {
+  latest: number;
+  rows: JsonRow[];
+  /** When the statement was sent (performance.now()). */
+  startedAt: number;
+}
+
 /** What a cache needs of the read model that keeps it exact (ReadModel). */
 export interface ChangeFeed {
   subscribe(table: ChangedTable, subscriber: ChangeSubscriber): void;
-  inSync(asOf?: AsOf): Promise<boolean>;
-  mayKeep(version: number): boolean;
-  mayShare(loadStartedAt: number, asOf?: AsOf): boolean;
-}
-
-/** A value read from the database, with `read_model_version` as the same statement saw it. */
-export interface Snapshot<V> {
-  version: number;
-  value: V;
+  /** Resolves once a statement that started after `asOf` has returned, its changes applied. */
+  synced(asOf?: AsOf): Promise<void>;
+  /** Runs `sql` ($1: `key`) in the read model's next statement (see ReadModel). */
+  load(sql: string, key: string): { startedAt: () => number | undefined; result: Promise<LoadResult> };
+  /** Whether a load whose statement saw `latest` may be kept. */
+  mayKeep(latest: number): boolean;
 }
 
 export interface ReadThroughCacheOptions<K extends string, V> {
-  /** For the `read_model_reads_total` metric. */
+  /** For the `read_model_reads_total` metric, and what `loadsWith` names. */
   name: string;
-  /** The table whose announced changes (keyed like this cache) make an entry stale. */
+  /** The table whose logged changes (keyed like this cache) make an entry stale. */
   table: ChangedTable;
   /** The most this cache holds, in the units of `sizeOf` (1 per entry when not given). */
   maxSize: number;
   sizeOf?: (value: V) => number;
-  load: (key: K) => Promise<Snapshot<V>>;
+  /** What reads the value under a key. */
+  query: ReadModelQuery<V, K>;
+  /**
+   * Another cache of the same keys whose every load from the database loads this one's missing entry too, in the
+   * same statement (a tenant's actions with its status: a bearer request's cold reads are one round trip).
+   */
+  loadsWith?: string;
   reads: { memory: { inc(): void }; database: { inc(): void } };
 }
 
 interface Loading<V> {
-  startedAt: number;
+  /** When its statement was sent; undefined while it waits for the next one (so any request may share it). */
+  startedAt: () => number | undefined;
   promise: Promise<V>;
 }
 
 /**
  * Part of the read model: values loaded from the database on demand and kept, least recently used first out,
- * until a change to them is announced (ReadModel). A value is served from memory only when the feed says this
- * request may be (`inSync`); otherwise it is read again. A load keeps what it read only if no change it missed
- * was applied meanwhile (`mayKeep`), and concurrent requests share a load only if it started after they
- * arrived (`mayShare`). Values are shared between requests: callers must not change them.
+ * until a logged change drops them (ReadModel). A value in memory is served only after a statement that started
+ * after the request arrived has brought the read model up to date (`synced`); a missing one is loaded in the
+ * read model's next statement, which is just as fresh. A load keeps what it read only if no change it missed was
+ * applied meanwhile (`mayKeep`), and concurrent requests share a load only if it started after they arrived.
+ * Values are shared between requests: callers must not change them.
  */
 export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
   private readonly entries: LRUCache<K, { value: V }>;
@@ -57,7 +84,9 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
 
   constructor(
     private readonly feed: ChangeFeed,
-    private readonly options: ReadThroughCacheOptions<K, V>,
+    readonly options: ReadThroughCacheOptions<K, V>,
+    /** Told of each load, so that caches loaded along with this one join it (ReadModel). */
+    private readonly onLoad: (key: K) => void = () => undefined,
   ) {
     const sizeOf = options.sizeOf;
     // Bounded by size only (no `max`), so lru-cache does not allocate room for every entry up front.
@@ -67,7 +96,8 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
 
   /** The value under `key`, holding everything acknowledged before `asOf` (see AsOf; by default, the call). */
   async get(key: K, asOf?: AsOf): Promise<V> {
-    if (await this.feed.inSync(asOf)) {
+    if (this.entries.has(key)) {
+      await this.feed.synced(asOf);
       const entry = this.entries.get(key);
       if (entry) {
         this.options.reads.memory.inc();
@@ -77,8 +107,13 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
     return this.load(key, asOf);
   }
 
+  /** Loads `key` in the read model's next statement unless it is kept or already on its way. */
+  loadAlong(key: K): void {
+    if (!this.entries.has(key) && !this.loading.has(key)) this.load(key, undefined).catch(() => undefined);
+  }
+
   changed(key: string): void {
-    // Announced keys are this cache's keys (a tenant or token id), as the database spells them.
+    // Logged keys are this cache's keys (a tenant or token id), as the database spells them.
     this.entries.delete(key as K);
   }
 
@@ -88,14 +123,19 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
 
   private load(key: K, asOf: AsOf | undefined): Promise<V> {
     const pending = this.loading.get(key);
-    if (pending && this.feed.mayShare(pending.startedAt, asOf)) return pending.promise;
+    if (pending) {
+      const startedAt = pending.startedAt();
+      if (startedAt === undefined || (asOf !== undefined && asOf > 0 && startedAt >= asOf)) return pending.promise;
+    }
     this.options.reads.database.inc();
+    const { startedAt, result } = this.feed.load(this.options.query.statement.text, key);
     const loading: Loading<V> = {
-      startedAt: performance.now(),
-      promise: this.options.load(key).then(
-        ({ version, value }) => {
+      startedAt,
+      promise: result.then(
+        ({ latest, rows }) => {
           if (this.loading.get(key) === loading) this.loading.delete(key);
-          if (this.feed.mayKeep(version)) this.entries.set(key, { value });
+          const value = this.options.query.decode(rows, key);
+          if (this.feed.mayKeep(latest)) this.entries.set(key, { value });
           return value;
         },
         (error: unknown) => {
@@ -105,6 +145,7 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
       ),
     };
     this.loading.set(key, loading);
+    this.onLoad(key);
     return loading.promise;
   }
 }

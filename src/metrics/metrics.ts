@@ -70,15 +70,9 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly readModelListening = new Gauge({
-    name: 'read_model_listening',
-    help: '1 while the connection that listens for changes is up and in sync, else 0 (reads then go to the database)',
-    registers: [this.registry],
-  });
-
   readonly readModelResets = new Counter({
     name: 'read_model_resets_total',
-    help: 'Times the read model forgot everything it held (listener connected, lost or out of step)',
+    help: 'Times the read model forgot everything it held (it started, missed change-log entries, or saw the log go back)',
     registers: [this.registry],
   });
 

@@ -9,7 +9,7 @@ import { ReadThroughCache } from '../database/read-through-cache';
 import { TenantDto } from './tenant.dto';
 import { Tenant, TenantStatus } from './tenant.entity';
 import { TenantNotFoundError } from './tenancy.errors';
-import { TenantChanges, TenantsRepository } from './tenants.repository';
+import { TENANT_STATUS, TenantChanges, TenantsRepository } from './tenants.repository';
 
 /** The most tenants whose status the read model keeps in memory. */
 const STATUSES_KEPT = 100_000;
@@ -26,7 +26,7 @@ export class TenancyService {
     private readonly ids: IdGenerator,
     readModel: ReadModel,
   ) {
-    this.statuses = readModel.cache({ name: 'tenants', table: 'tenants', maxSize: STATUSES_KEPT, load: (id) => this.tenants.statusSnapshot(id) });
+    this.statuses = readModel.cache({ name: 'tenants', table: 'tenants', maxSize: STATUSES_KEPT, query: TENANT_STATUS });
   }
 
   async create(name: string): Promise<TenantDto> {

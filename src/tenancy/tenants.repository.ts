@@ -2,12 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
-import { DatabasePool } from '../database/database-pool';
-import { Snapshot } from '../database/read-through-cache';
+import { ReadModel } from '../database/read-model';
+import { ReadModelQuery } from '../database/read-through-cache';
 import { Tenant, TenantStatus } from './tenant.entity';
-import { TENANT_STATUS_SNAPSHOT_SQL } from './tenants.sql';
+import { TENANT_STATUS_SQL } from './tenants.sql';
 
 export type TenantChanges = Partial<Pick<Tenant, 'name' | 'status'>>;
+
+/** A tenant's status, null when there is no such tenant: what the read model keeps (TenancyService). */
+export const TENANT_STATUS: ReadModelQuery<TenantStatus | null> = {
+  statement: TENANT_STATUS_SQL,
+  decode: (rows) => (rows.length > 0 ? (rows[0].status as TenantStatus) : null),
+};
 
 @Injectable()
 export class TenantsRepository {
@@ -15,16 +21,15 @@ export class TenantsRepository {
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    private readonly pool: DatabasePool,
+    private readonly readModel: ReadModel,
   ) {
     this.tenants = dataSource.getRepository(Tenant);
   }
 
-  /** The status of tenant `id` (a UUID), null when there is no such tenant, for the read model. */
+  /** The status of tenant `id` (a UUID), null when there is no such tenant, read as the read model reads it, now. */
   @GenerateSql({ params: [DummyValue.TENANT_ID] })
-  async statusSnapshot(id: string): Promise<Snapshot<TenantStatus | null>> {
-    const [row] = await this.pool.query(TENANT_STATUS_SNAPSHOT_SQL, [id]);
-    return { version: Number(row.read_version), value: row.status };
+  status(id: string): Promise<TenantStatus | null> {
+    return this.readModel.read(TENANT_STATUS, id);
   }
 
   @GenerateSql({ params: [DummyValue.TENANT_ID] })

@@ -4,17 +4,24 @@ import { DataSource, IsNull } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
-import { Snapshot } from '../database/read-through-cache';
+import { ReadModel } from '../database/read-model';
+import { ReadModelQuery } from '../database/read-through-cache';
 import { withTenantLock } from '../tenancy/tenant-lock';
 import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { HmacKey } from './hmac-key.entity';
-import { ACTIVE_KEYS_SNAPSHOT_SQL } from './hmac-keys.sql';
+import { ACTIVE_KEYS_SQL } from './hmac-keys.sql';
 
 /** An active key as stored: the ciphertext is bound to the id (AES-GCM associated data). */
 export interface SealedKey {
   id: string;
   keyCiphertext: string;
 }
+
+/** A tenant's active keys, newest first: what the read model keeps, decrypted (HmacKeysService). */
+export const ACTIVE_KEYS: ReadModelQuery<SealedKey[], TenantId> = {
+  statement: ACTIVE_KEYS_SQL,
+  decode: (rows) => (rows as { id: string; key_ciphertext: string }[]).map((row) => ({ id: row.id, keyCiphertext: row.key_ciphertext })),
+};
 
 @Injectable()
 export class HmacKeysRepository {
@@ -23,16 +30,15 @@ export class HmacKeysRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly pool: DatabasePool,
+    private readonly readModel: ReadModel,
   ) {
     this.keys = TenantScopedRepository.of(dataSource, HmacKey);
   }
 
-  /** The tenant's active keys, newest first, for the read model. */
+  /** The tenant's active keys, newest first, read as the read model reads them (ACTIVE_KEYS), now. */
   @GenerateSql({ params: [DummyValue.TENANT_ID] })
-  async activeSnapshot(tenantId: TenantId): Promise<Snapshot<SealedKey[]>> {
-    const rows = await this.pool.query(ACTIVE_KEYS_SNAPSHOT_SQL, [tenantId]);
-    const value = rows.flatMap((row) => (row.id === null ? [] : [{ id: row.id, keyCiphertext: row.key_ciphertext }]));
-    return { version: Number(rows[0].read_version), value };
+  activeKeys(tenantId: TenantId): Promise<SealedKey[]> {
+    return this.readModel.read(ACTIVE_KEYS, tenantId);
   }
 
   /** Inserts unless the tenant already has `limit` active keys; false when it has. */

@@ -9,7 +9,7 @@ import { AsOf } from '../database/read-scope';
 import { ReadThroughCache } from '../database/read-through-cache';
 import { HmacKey } from './hmac-key.entity';
 import { HmacKeyDto } from './hmac-key.dto';
-import { HmacKeysRepository, SealedKey } from './hmac-keys.repository';
+import { ACTIVE_KEYS, HmacKeysRepository, SealedKey } from './hmac-keys.repository';
 import { KeyCipher } from './key-cipher';
 import { HmacKeyLimitReachedError, HmacKeyNotFoundError } from './webhooks.errors';
 
@@ -48,10 +48,7 @@ export class HmacKeysService {
       name: 'hmac_keys',
       table: 'hmac_keys',
       maxSize: KEY_SETS_KEPT,
-      load: async (tenantId: TenantId) => {
-        const { version, value } = await this.keys.activeSnapshot(tenantId);
-        return { version, value: this.unseal(tenantId, value) };
-      },
+      query: { statement: ACTIVE_KEYS.statement, decode: (rows, tenantId) => this.unseal(tenantId, ACTIVE_KEYS.decode(rows, tenantId)) },
     });
   }
 
