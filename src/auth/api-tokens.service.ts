@@ -15,8 +15,8 @@ import { ApiTokensRepository, ApiTokenWithTenantStatus, TOKEN_STANDING, TokenSta
 import { Principal } from './principal';
 import { generateApiToken, hashApiToken, sameDigest } from './token-credentials';
 
-/** The most API tokens whose standing the read model keeps in memory. */
-const STANDINGS_KEPT = 100_000;
+/** What a token's standing costs the read model's memory, key and bookkeeping included (measured: docs/decisions.md). */
+const STANDING_BYTES = 700;
 /** The most usable (neither revoked nor expired) API tokens a tenant may have: its rows and memory stay bounded. */
 export const MAX_USABLE_API_TOKENS = 100;
 
@@ -33,7 +33,7 @@ export class ApiTokensService {
     private readonly ids: IdGenerator,
     readModel: ReadModel,
   ) {
-    this.standings = readModel.cache({ name: 'api_tokens', table: 'api_tokens', maxSize: STANDINGS_KEPT, query: TOKEN_STANDING });
+    this.standings = readModel.cache({ name: 'api_tokens', table: 'api_tokens', sizeOf: () => STANDING_BYTES, query: TOKEN_STANDING });
   }
 
   /**

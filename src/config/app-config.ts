@@ -20,8 +20,8 @@ export class AppConfig {
   /** The longest a query may take, on the server and as the client waits for it, before the request is a 503. */
   readonly databaseStatementTimeoutMs: number;
   /**
-   * The most action definitions the read model keeps in memory, in MB of their JSON; the least recently used
-   * tenants' actions are read again when needed (see ReadModel).
+   * What the read model holds in memory in all (tenants' statuses, tokens' standings, tenants' actions and keys),
+   * in MB of their measured heap cost; the least recently used are read again when needed (see ReadModel).
    */
   readonly readModelCacheMb: number;
   readonly dataDir: string;

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
 import { Metrics } from '../metrics/metrics';
 import { DatabasePool } from './database-pool';
 import { ReadModel } from './read-model';
@@ -26,7 +27,7 @@ class FakeDatabase {
   readonly sent: unknown[][] = [];
 
   readonly pool = {
-    query: (sql: string, parameters: unknown[]) =>
+    query: ({ text: sql }: { text: string }, parameters: unknown[]) =>
       new Promise<Record<string, unknown>[]>((resolve, reject) => {
         const failure = this.failNext;
         this.failNext = undefined;
@@ -83,27 +84,27 @@ const tenant = '00000000-0000-4000-8000-000000000001';
 const other = '00000000-0000-4000-8000-000000000002';
 const token = '00000000-0000-4000-8000-000000000003';
 
-function setUp() {
+function setUp(entryBytes = 100) {
   const database = new FakeDatabase();
   const metrics = new Metrics();
-  const model = new ReadModel(database.pool, metrics);
+  const model = new ReadModel(database.pool, metrics, { readModelCacheMb: 1 } as AppConfig);
   const statuses = model.cache<string, string | null>({
     name: 'tenants',
     table: 'tenants',
-    maxSize: 100,
+    sizeOf: () => entryBytes,
     query: { statement: globalStatement<[key: string]>('a test', 'SELECT status FROM tenants WHERE id = $1'), decode: (rows) => (rows[0]?.status as string | undefined) ?? null },
   });
   const actions = model.cache<string, string[]>({
     name: 'actions',
     table: 'actions',
-    maxSize: 100,
+    sizeOf: () => entryBytes,
     query: { statement: globalStatement<[key: string]>('a test', 'SELECT name FROM actions WHERE tenant_id = $1'), decode: (rows) => rows.map((row) => row.name as string) },
     loadsWith: 'tenants',
   });
   const standings = model.cache<string, string | null>({
     name: 'api_tokens',
     table: 'api_tokens',
-    maxSize: 100,
+    sizeOf: () => entryBytes,
     query: { statement: globalStatement<[key: string]>('a test', 'SELECT tenant_id FROM api_tokens WHERE id = $1'), decode: (rows) => (rows[0]?.tenant_id as string | undefined) ?? null },
   });
   const resets = async () => (await metrics.registry.getSingleMetric('read_model_resets_total')!.get()).values[0]?.value ?? 0;
@@ -252,6 +253,23 @@ describe('ReadModel: one statement, the change log, and what memory may answer',
 
     database.failNext = new Error('connection terminated');
     await expect(answered(database, statuses.get(tenant))).rejects.toThrow('connection terminated');
+  });
+
+  it('holds READ_MODEL_CACHE_MB in all, least recently used first out, whichever cache an entry is in', async () => {
+    const { database, actions, standings } = setUp(400 * 1024); // 1 MB: two entries fit, not three
+    database.rows.set(`actions:${tenant}`, [{ name: 'a' }]);
+    database.rows.set(`actions:${other}`, [{ name: 'b' }]);
+    database.rows.set(`api_tokens:${token}`, [{ tenant_id: tenant }]);
+    await answered(database, actions.get(tenant));
+    await answered(database, standings.get(token));
+    await answered(database, actions.get(tenant, performance.now())); // used again: the standing is now the oldest
+    await answered(database, actions.get(other));
+    const sent = database.sent.length;
+    expect(await answered(database, actions.get(tenant, performance.now()))).toEqual(['a']);
+    expect(await answered(database, actions.get(other, performance.now()))).toEqual(['b']);
+    expect(database.sent.slice(sent)).toEqual([[0], [0]]); // the log only: both from memory
+    expect(await answered(database, standings.get(token, performance.now()))).toBe(tenant);
+    expect(database.sent.slice(-1)[0]).toEqual([0, token]); // read again
   });
 
   it('refuses a key that is not a uuid without failing the statement others share', async () => {

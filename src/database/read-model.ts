@@ -1,10 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { AppConfig } from '../config/app-config';
 import { Metrics } from '../metrics/metrics';
 import { DatabasePool } from './database-pool';
 import { AsOf, asOfCall } from './read-scope';
 import { globalStatement } from './statement';
-import { ChangedTable, ChangeFeed, ChangeSubscriber, JsonRow, LoadResult, ReadModelQuery, ReadThroughCache, ReadThroughCacheOptions } from './read-through-cache';
+import { ChangedTable, ChangeFeed, ChangeSubscriber, JsonRow, LoadResult, ReadModelQuery, ReadThroughCache, ReadThroughCacheOptions, SharedMemory } from './read-through-cache';
 
 /** The most log entries one statement reads; more pending than that and everything is forgotten instead. */
 const CHANGES_READ = 100;
@@ -84,11 +86,18 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   private readonly inFlight = new Set<Statement>();
   private next?: Statement;
   private pruneTimer?: NodeJS.Timeout;
+  /** What every cache holds, READ_MODEL_CACHE_MB in all, least recently used first out (docs/decisions.md). */
+  private readonly memory: SharedMemory;
 
   constructor(
     private readonly pool: DatabasePool,
     private readonly metrics: Metrics,
-  ) {}
+    config: AppConfig,
+  ) {
+    // Bounded by size only (no `max`), so lru-cache does not allocate room for every entry up front.
+    this.memory = new LRUCache({ maxSize: config.readModelCacheMb * 1024 * 1024, sizeCalculation: (entry) => Math.max(1, entry.size) });
+    metrics.observeReadModelMemory(() => ({ bytes: this.memory.calculatedSize, entries: this.memory.size }));
+  }
 
   onApplicationBootstrap(): void {
     this.pruneTimer = setInterval(() => void this.prune().catch((error: unknown) => this.logger.debug({ err: error }, 'pruning the change log failed')), PRUNE_EVERY_MS).unref();
@@ -101,7 +110,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   /** A cache of this read model, bounded by `maxSize`; what it holds is dropped as changes are logged. */
   cache<K extends string, V>(options: Omit<ReadThroughCacheOptions<K, V>, 'reads'>): ReadThroughCache<K, V> {
     const reads = { memory: this.metrics.readModelReads.labels(options.name, 'memory'), database: this.metrics.readModelReads.labels(options.name, 'database') };
-    const cache = new ReadThroughCache<K, V>(this, { ...options, reads }, (key) => {
+    const cache = new ReadThroughCache<K, V>(this, { ...options, reads }, this.memory, (key) => {
       for (const follower of this.followers.get(options.name) ?? []) follower.loadAlong(key);
     });
     this.caches.set(options.name, cache as unknown as ReadThroughCache<string, unknown>);

@@ -46,14 +46,22 @@ export interface ChangeFeed {
   mayKeep(latest: number): boolean;
 }
 
+/**
+ * The memory every cache of the read model shares (ReadModel): entries by cache and key, least recently used
+ * first out, each counted at its estimated size in bytes.
+ */
+export type SharedMemory = LRUCache<string, { value: unknown; size: number }>;
+
 export interface ReadThroughCacheOptions<K extends string, V> {
   /** For the `read_model_reads_total` metric, and what `loadsWith` names. */
   name: string;
   /** The table whose logged changes (keyed like this cache) make an entry stale. */
   table: ChangedTable;
-  /** The most this cache holds, in the units of `sizeOf` (1 per entry when not given). */
-  maxSize: number;
-  sizeOf?: (value: V) => number;
+  /**
+   * What an entry costs in memory, in bytes, key and bookkeeping included: measured, see docs/decisions.md
+   * ("Memory is bounded").
+   */
+  sizeOf: (value: V) => number;
   /** What reads the value under a key. */
   query: ReadModelQuery<V, K>;
   /**
@@ -79,29 +87,30 @@ interface Loading<V> {
  * Values are shared between requests: callers must not change them.
  */
 export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
-  private readonly entries: LRUCache<K, { value: V }>;
   private readonly loading = new Map<K, Loading<V>>();
+  /** This cache's entries in the shared memory are keyed `<prefix><key>`. */
+  private readonly prefix: string;
 
   constructor(
     private readonly feed: ChangeFeed,
     readonly options: ReadThroughCacheOptions<K, V>,
+    private readonly memory: SharedMemory,
     /** Told of each load, so that caches loaded along with this one join it (ReadModel). */
     private readonly onLoad: (key: K) => void = () => undefined,
   ) {
-    const sizeOf = options.sizeOf;
-    // Bounded by size only (no `max`), so lru-cache does not allocate room for every entry up front.
-    this.entries = new LRUCache({ maxSize: options.maxSize, sizeCalculation: sizeOf ? (entry) => Math.max(1, sizeOf(entry.value)) : () => 1 });
+    this.prefix = `${options.name}:`;
     feed.subscribe(options.table, this);
   }
 
   /** The value under `key`, holding everything acknowledged before `asOf` (see AsOf; by default, the call). */
   async get(key: K, asOf?: AsOf): Promise<V> {
-    if (this.entries.has(key)) {
+    const entry = this.prefix + key;
+    if (this.memory.has(entry)) {
       await this.feed.synced(asOf);
-      const entry = this.entries.get(key);
-      if (entry) {
+      const kept = this.memory.get(entry);
+      if (kept) {
         this.options.reads.memory.inc();
-        return entry.value;
+        return kept.value as V;
       }
     }
     return this.load(key, asOf);
@@ -109,16 +118,16 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
 
   /** Loads `key` in the read model's next statement unless it is kept or already on its way. */
   loadAlong(key: K): void {
-    if (!this.entries.has(key) && !this.loading.has(key)) this.load(key, undefined).catch(() => undefined);
+    if (!this.memory.has(this.prefix + key) && !this.loading.has(key)) this.load(key, undefined).catch(() => undefined);
   }
 
   changed(key: string): void {
     // Logged keys are this cache's keys (a tenant or token id), as the database spells them.
-    this.entries.delete(key as K);
+    this.memory.delete(this.prefix + key);
   }
 
   reset(): void {
-    this.entries.clear();
+    for (const entry of [...this.memory.keys()]) if (entry.startsWith(this.prefix)) this.memory.delete(entry);
   }
 
   private load(key: K, asOf: AsOf | undefined): Promise<V> {
@@ -135,7 +144,7 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
         ({ latest, rows }) => {
           if (this.loading.get(key) === loading) this.loading.delete(key);
           const value = this.options.query.decode(rows, key);
-          if (this.feed.mayKeep(latest)) this.entries.set(key, { value });
+          if (this.feed.mayKeep(latest)) this.memory.set(this.prefix + key, { value, size: this.options.sizeOf(value) });
           return value;
         },
         (error: unknown) => {

@@ -50,6 +50,8 @@ export class Metrics {
 
   /** Read at each scrape from what observeDatabasePool() was given. */
   private databasePoolStats?: () => { total: number; idle: number; waiting: number };
+  /** Read at each scrape from what observeReadModelMemory() was given. */
+  private readModelMemoryStats?: () => { bytes: number; entries: number };
 
   readonly databasePool = new Gauge({
     name: 'database_pool_connections',
@@ -70,6 +72,26 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly readModelMemory = new Gauge({
+    name: 'read_model_memory_bytes',
+    help: 'What the read model holds in memory, as it counts it against READ_MODEL_CACHE_MB (estimated heap bytes)',
+    registers: [this.registry],
+    collect: () => {
+      const stats = this.readModelMemoryStats?.();
+      if (stats) this.readModelMemory.set(stats.bytes);
+    },
+  });
+
+  readonly readModelEntries = new Gauge({
+    name: 'read_model_entries',
+    help: 'Entries the read model holds in memory (token standings, tenant statuses, tenants\' actions and keys)',
+    registers: [this.registry],
+    collect: () => {
+      const stats = this.readModelMemoryStats?.();
+      if (stats) this.readModelEntries.set(stats.entries);
+    },
+  });
+
   readonly readModelResets = new Counter({
     name: 'read_model_resets_total',
     help: 'Times the read model forgot everything it held (it started, missed change-log entries, or saw the log go back)',
@@ -86,6 +108,10 @@ export class Metrics {
   /** The database pool whose connections `database_pool_connections` reports. */
   observeDatabasePool(stats: () => { total: number; idle: number; waiting: number }): void {
     this.databasePoolStats = stats;
+  }
+
+  observeReadModelMemory(stats: () => { bytes: number; entries: number }): void {
+    this.readModelMemoryStats = stats;
   }
 
   /** Times every request by its route pattern (never the raw URL, which would make one series per action). */

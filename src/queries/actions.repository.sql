@@ -1,22 +1,56 @@
 -- The statements each method of ActionsRepository (src/actions/actions.repository.ts) sends, in order.
 -- Written by `npm run sql` (test/medium/sql-snapshots.medium-spec.ts, immich's @GenerateSql): do not edit.
 
--- ActionsRepository.snapshotOfTenant
+-- ActionsRepository.actionsOfTenant
 SELECT
-  v.version AS read_version,
-  a.id,
-  a.tenant_id,
-  a.name,
-  a.description,
-  a.json_schema::text AS json_schema,
-  a.webhook_url,
-  a.created_at,
-  a.updated_at
-FROM
-  read_model_version v
-  LEFT JOIN actions a ON a.tenant_id = $1
-ORDER BY
-  a.name;
+  (
+    SELECT
+      coalesce(max(position), 0)
+    FROM
+      read_model_changes
+  ) AS latest,
+  (
+    SELECT
+      json_agg(c)
+    FROM
+      (
+        SELECT
+          position,
+          previous,
+          table_name,
+          keys
+        FROM
+          read_model_changes
+        WHERE
+          position > $1
+        ORDER BY
+          position
+        LIMIT
+          100
+      ) c
+  ) AS changes,
+  (
+    SELECT
+      json_agg(r)
+    FROM
+      (
+        SELECT
+          id,
+          tenant_id,
+          name,
+          description,
+          json_schema::text AS json_schema,
+          webhook_url,
+          created_at,
+          updated_at
+        FROM
+          actions
+        WHERE
+          tenant_id = $2
+        ORDER BY
+          name
+      ) r
+  ) AS l0;
 
 -- ActionsRepository.findByName
 SELECT

@@ -102,15 +102,49 @@ WHERE
     AND "revoked_at" IS NULL
   );
 
--- ApiTokensRepository.standingSnapshot
+-- ApiTokensRepository.standing
 SELECT
-  v.version AS read_version,
-  t.tenant_id,
-  t.expires_at,
-  t.revoked_at
-FROM
-  read_model_version v
-  LEFT JOIN api_tokens t ON t.id = $1;
+  (
+    SELECT
+      coalesce(max(position), 0)
+    FROM
+      read_model_changes
+  ) AS latest,
+  (
+    SELECT
+      json_agg(c)
+    FROM
+      (
+        SELECT
+          position,
+          previous,
+          table_name,
+          keys
+        FROM
+          read_model_changes
+        WHERE
+          position > $1
+        ORDER BY
+          position
+        LIMIT
+          100
+      ) c
+  ) AS changes,
+  (
+    SELECT
+      json_agg(r)
+    FROM
+      (
+        SELECT
+          tenant_id,
+          expires_at,
+          revoked_at
+        FROM
+          api_tokens
+        WHERE
+          id = $2
+      ) r
+  ) AS l0;
 
 -- ApiTokensRepository.findByHashWithTenantStatus
 SELECT

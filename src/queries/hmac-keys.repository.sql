@@ -1,18 +1,52 @@
 -- The statements each method of HmacKeysRepository (src/webhooks/hmac-keys.repository.ts) sends, in order.
 -- Written by `npm run sql` (test/medium/sql-snapshots.medium-spec.ts, immich's @GenerateSql): do not edit.
 
--- HmacKeysRepository.activeSnapshot
+-- HmacKeysRepository.activeKeys
 SELECT
-  v.version AS read_version,
-  k.id,
-  k.key_ciphertext
-FROM
-  read_model_version v
-  LEFT JOIN hmac_keys k ON k.tenant_id = $1
-  AND k.revoked_at IS NULL
-ORDER BY
-  k.created_at DESC,
-  k.id DESC;
+  (
+    SELECT
+      coalesce(max(position), 0)
+    FROM
+      read_model_changes
+  ) AS latest,
+  (
+    SELECT
+      json_agg(c)
+    FROM
+      (
+        SELECT
+          position,
+          previous,
+          table_name,
+          keys
+        FROM
+          read_model_changes
+        WHERE
+          position > $1
+        ORDER BY
+          position
+        LIMIT
+          100
+      ) c
+  ) AS changes,
+  (
+    SELECT
+      json_agg(r)
+    FROM
+      (
+        SELECT
+          id,
+          key_ciphertext
+        FROM
+          hmac_keys
+        WHERE
+          tenant_id = $2
+          AND revoked_at IS NULL
+        ORDER BY
+          created_at DESC,
+          id DESC
+      ) r
+  ) AS l0;
 
 -- HmacKeysRepository.insertWithinLimit
 START TRANSACTION;

@@ -1,13 +1,47 @@
 -- The statements each method of TenantsRepository (src/tenancy/tenants.repository.ts) sends, in order.
 -- Written by `npm run sql` (test/medium/sql-snapshots.medium-spec.ts, immich's @GenerateSql): do not edit.
 
--- TenantsRepository.statusSnapshot
+-- TenantsRepository.status
 SELECT
-  v.version AS read_version,
-  t.status
-FROM
-  read_model_version v
-  LEFT JOIN tenants t ON t.id = $1;
+  (
+    SELECT
+      coalesce(max(position), 0)
+    FROM
+      read_model_changes
+  ) AS latest,
+  (
+    SELECT
+      json_agg(c)
+    FROM
+      (
+        SELECT
+          position,
+          previous,
+          table_name,
+          keys
+        FROM
+          read_model_changes
+        WHERE
+          position > $1
+        ORDER BY
+          position
+        LIMIT
+          100
+      ) c
+  ) AS changes,
+  (
+    SELECT
+      json_agg(r)
+    FROM
+      (
+        SELECT
+          status
+        FROM
+          tenants
+        WHERE
+          id = $2
+      ) r
+  ) AS l0;
 
 -- TenantsRepository.findById
 SELECT

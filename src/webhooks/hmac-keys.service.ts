@@ -19,8 +19,6 @@ export interface SigningKeys {
   all: string[];
 }
 
-/** The most tenants whose decrypted signing keys the read model keeps in memory. */
-const KEY_SETS_KEPT = 10_000;
 /**
  * The most active keys a tenant may have. Every active key signs every call's `webhook-signature` header, so
  * without a bound a tenant (through a portal session, say) could make each of its calls, and its cached key set,
@@ -47,7 +45,8 @@ export class HmacKeysService {
     this.signing = readModel.cache({
       name: 'hmac_keys',
       table: 'hmac_keys',
-      maxSize: KEY_SETS_KEPT,
+      // The tenant's entry, and each key's text (`whsec_` and 44 characters) in the list (docs/decisions.md).
+      sizeOf: (keys) => 300 + 120 * (keys?.all.length ?? 0),
       query: { statement: ACTIVE_KEYS.statement, decode: (rows, tenantId) => this.unseal(tenantId, ACTIVE_KEYS.decode(rows, tenantId)) },
     });
   }
