@@ -13,6 +13,8 @@ export interface PoolStats {
   total: number;
   idle: number;
   waiting: number;
+  /** The most connections the pool opens. */
+  max: number;
 }
 
 /**
@@ -41,6 +43,6 @@ export class DatabasePool {
   }
 
   stats(): PoolStats {
-    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount, max: this.pool.options.max };
   }
 }

@@ -8,6 +8,7 @@ import { TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
 import { AppConfig } from '../config/app-config';
 import { AsOf, asOfCall } from '../database/read-scope';
+import { Metrics } from '../metrics/metrics';
 import { ATTRIBUTE } from '../tracing/span-attributes';
 import { TraceParent } from '../tracing/trace-context';
 import { Tracing } from '../tracing/tracing';
@@ -41,6 +42,7 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly tracing: Tracing,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -66,6 +68,7 @@ export class ExecutionsService implements OnApplicationBootstrap, OnApplicationS
     const createdAt = this.clock.now();
     const report = await this.webhooks.deliver(action.webhookUrl, action.name, parameters, id, keys, trace);
     const verdict = judge(report.final);
+    this.metrics.executions.inc({ status: verdict.status });
     const execution = Object.assign(new Execution(), {
       id,
       tenantId,

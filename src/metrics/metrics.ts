@@ -48,21 +48,39 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly executions = new Counter({
+    name: 'executions_total',
+    help: 'Executions run (the execute route, MCP tools/call, the console), by the stored status: succeeded or failed',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
   /** Read at each scrape from what observeDatabasePool() was given. */
-  private databasePoolStats?: () => { total: number; idle: number; waiting: number };
+  private databasePoolStats?: () => { total: number; idle: number; waiting: number; max: number };
   /** Read at each scrape from what observeReadModelMemory() was given. */
   private readModelMemoryStats?: () => { bytes: number; entries: number };
 
   readonly databasePool = new Gauge({
     name: 'database_pool_connections',
-    help: 'Database pool connections by state (total, idle, waiting requests)',
+    help: 'Database pool connections by state (total open, idle, requests waiting for one, max the pool may open)',
     labelNames: ['state'] as const,
     registers: [this.registry],
     collect: () => {
       const stats = this.databasePoolStats?.();
       if (!stats) return;
-      for (const state of ['total', 'idle', 'waiting'] as const) this.databasePool.set({ state }, stats[state]);
+      for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.databasePool.set({ state }, stats[state]);
     },
+  });
+
+  /** Read at each scrape from what observeRedis() was given. */
+  private redisReady: () => boolean = () => false;
+
+  /** Registered by observeRedis() only: without REDIS_URL there is no Redis to be down, and no series. */
+  readonly redisUp: Gauge = new Gauge({
+    name: 'redis_up',
+    help: '1 while the connection to the rate limits\' Redis (REDIS_URL) is ready, else 0 (counts fall back to memory)',
+    registers: [],
+    collect: (): void => this.redisUp.set(this.redisReady() ? 1 : 0),
   });
 
   readonly readModelReads = new Counter({
@@ -106,12 +124,18 @@ export class Metrics {
   }
 
   /** The database pool whose connections `database_pool_connections` reports. */
-  observeDatabasePool(stats: () => { total: number; idle: number; waiting: number }): void {
+  observeDatabasePool(stats: () => { total: number; idle: number; waiting: number; max: number }): void {
     this.databasePoolStats = stats;
   }
 
   observeReadModelMemory(stats: () => { bytes: number; entries: number }): void {
     this.readModelMemoryStats = stats;
+  }
+
+  /** The Redis connection whose state `redis_up` reports. */
+  observeRedis(ready: () => boolean): void {
+    this.redisReady = ready;
+    if (!this.registry.getSingleMetric('redis_up')) this.registry.registerMetric(this.redisUp);
   }
 
   /** Times every request by its route pattern (never the raw URL, which would make one series per action). */

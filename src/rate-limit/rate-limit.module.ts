@@ -13,7 +13,7 @@ import { RequestBudgets } from './request-budgets';
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
 
-@Module({ providers: [RedisConnection], exports: [RedisConnection] })
+@Module({ imports: [MetricsModule], providers: [RedisConnection], exports: [RedisConnection] })
 export class RedisModule {}
 
 /**

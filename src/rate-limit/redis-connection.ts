@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics';
 
 /**
  * The Redis client behind the shared rate-limit counters, when REDIS_URL is set. It never queues commands while
@@ -11,7 +12,7 @@ export class RedisConnection implements OnApplicationShutdown {
   private readonly logger = new Logger('Redis');
   readonly client?: Redis;
 
-  constructor(config: AppConfig) {
+  constructor(config: AppConfig, metrics: Metrics) {
     if (!config.redisUrl) return;
     this.client = new Redis(config.redisUrl, {
       enableOfflineQueue: false,
@@ -21,6 +22,8 @@ export class RedisConnection implements OnApplicationShutdown {
       retryStrategy: (attempt) => Math.min(attempt * 250, 2_000),
     });
     this.client.on('error', (error: Error) => this.logger.warn(`redis: ${error.message}`));
+    const client = this.client;
+    metrics.observeRedis(() => client.status === 'ready');
   }
 
   async ping(): Promise<boolean> {

@@ -75,3 +75,9 @@ export function python3Command(): Requirement {
 export function postgresServer(): Requirement {
   return { name: 'POSTGRES', missing: process.env.DATABASE_URL ? undefined : 'DATABASE_URL is unset (this run uses the embedded database)' };
 }
+
+/** The `promtool` command (Debian's `prometheus` package): checks alert rules and the /metrics exposition. */
+export function promtoolCommand(): Requirement {
+  const probe = spawnSync('promtool', ['--version']);
+  return { name: 'PROMTOOL', missing: probe.status === 0 ? undefined : 'the promtool command is not installed (apt-get install prometheus)' };
+}
