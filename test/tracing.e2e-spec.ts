@@ -104,6 +104,11 @@ describe('tracing, exported over OTLP/HTTP (JSON) to a collector', () => {
     const childOf = (parent: CollectedSpan) => spans.filter((span) => span.parentSpanId === parent.spanId).map((span) => span.name);
     expect(childOf(server)).toEqual(expect.arrayContaining(['authenticate', 'check parameters', 'deliver webhook', 'store execution']));
     expect(only(spans, 'authenticate').attributes).toMatchObject({ 'gateway.auth.method': 'bearer', 'gateway.tenant.id': tenant.tenantId });
+    // The read model's reads (the token's standing, the tenant's status, its actions and keys), each saying
+    // whether memory or the database answered.
+    const reads = spans.filter((span) => span.name.startsWith('read '));
+    expect(reads.map((read) => read.attributes['gateway.read_model.cache'])).toEqual(expect.arrayContaining(['actions', 'hmac_keys']));
+    expect(reads.every((read) => read.parentSpanId === server.spanId && ['memory', 'database'].includes(String(read.attributes['gateway.read_model.source'])))).toBe(true);
     expect(only(spans, 'check parameters').attributes).toMatchObject({ 'gateway.schema.check': 'inline', 'gateway.schema.valid': true, 'gateway.action.name': name });
     const delivery = only(spans, 'deliver webhook');
     expect(delivery.attributes).toMatchObject({ 'gateway.webhook.attempts': 2, 'gateway.webhook.outcome': 'answered', 'gateway.execution.id': executed.body.execution.id });

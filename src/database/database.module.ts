@@ -7,6 +7,7 @@ import { DatabaseSettings } from './database-settings';
 import { dataSourceOptions } from './data-source-options';
 import { EmbeddedDatabaseService } from './embedded-database.service';
 import { ReadModel } from './read-model';
+import { TracingModule } from '../tracing/tracing.module';
 
 /** Where the database is: the configured server, or the embedded one, started on first use. */
 @Module({
@@ -34,6 +35,7 @@ class DatabaseConnectionModule {}
   imports: [
     DatabaseConnectionModule,
     MetricsModule,
+    TracingModule,
     TypeOrmModule.forRootAsync({
       imports: [DatabaseConnectionModule],
       inject: [AppConfig, DatabaseSettings],

@@ -6,6 +6,7 @@ import { DatabasePool } from './database-pool';
 import { ReadModel } from './read-model';
 import { JsonRow } from './read-through-cache';
 import { globalStatement } from './statement';
+import { tracingOff } from '../../test/support/tracing';
 
 interface Entry {
   position: number;
@@ -87,7 +88,7 @@ const token = '00000000-0000-4000-8000-000000000003';
 function setUp(entryBytes = 100) {
   const database = new FakeDatabase();
   const metrics = new Metrics();
-  const model = new ReadModel(database.pool, metrics, { readModelCacheMb: 1 } as AppConfig);
+  const model = new ReadModel(database.pool, metrics, { readModelCacheMb: 1 } as AppConfig, tracingOff(metrics));
   const statuses = model.cache<string, string | null>({
     name: 'tenants',
     table: 'tenants',

@@ -3,10 +3,12 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../config/app-config';
 import { Metrics } from '../metrics/metrics';
+import { ATTRIBUTE } from '../tracing/span-attributes';
+import { markFailed, Tracing } from '../tracing/tracing';
 import { DatabasePool } from './database-pool';
 import { AsOf, asOfCall } from './read-scope';
 import { globalStatement } from './statement';
-import { ChangedTable, ChangeFeed, ChangeSubscriber, JsonRow, LoadResult, ReadModelQuery, ReadThroughCache, ReadThroughCacheOptions, SharedMemory } from './read-through-cache';
+import { ChangedTable, ChangeFeed, ChangeSubscriber, JsonRow, LoadResult, ReadModelQuery, ReadThroughCache, ReadThroughCacheOptions, ReadTrace, SharedMemory } from './read-through-cache';
 
 /** The most log entries one statement reads; more pending than that and everything is forgotten instead. */
 const CHANGES_READ = 100;
@@ -93,6 +95,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     private readonly pool: DatabasePool,
     private readonly metrics: Metrics,
     config: AppConfig,
+    private readonly tracing: Tracing,
   ) {
     // Bounded by size only (no `max`), so lru-cache does not allocate room for every entry up front.
     this.memory = new LRUCache({ maxSize: config.readModelCacheMb * 1024 * 1024, sizeCalculation: (entry) => Math.max(1, entry.size) });
@@ -107,10 +110,40 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     clearInterval(this.pruneTimer);
   }
 
+  /**
+   * A span "read <cache>" under the request that arrived at `asOf` (the request's arrival is what a read carries,
+   * so the tracer finds the request by it); none for a read made outside a traced request.
+   */
+  private readSpan(cache: string, asOf: AsOf | undefined): ReadTrace | undefined {
+    const parent = this.tracing.ofArrival(asOf);
+    if (!parent) return undefined;
+    const { span } = this.tracing.start(parent, `read ${cache}`, { [ATTRIBUTE.readModelCache]: cache });
+    if (!span) return undefined;
+    return {
+      from: (source) => {
+        span.setAttribute(ATTRIBUTE.readModelSource, source);
+        if (source === 'database') span.setAttribute(ATTRIBUTE.dbSystem, 'postgresql');
+      },
+      settled: (read) =>
+        read.then(
+          (value) => {
+            span.end();
+            return value;
+          },
+          (error: unknown) => {
+            markFailed(span, error);
+            span.end();
+            throw error;
+          },
+        ),
+    };
+  }
+
   /** A cache of this read model, bounded by `maxSize`; what it holds is dropped as changes are logged. */
   cache<K extends string, V>(options: Omit<ReadThroughCacheOptions<K, V>, 'reads'>): ReadThroughCache<K, V> {
     const reads = { memory: this.metrics.readModelReads.labels(options.name, 'memory'), database: this.metrics.readModelReads.labels(options.name, 'database') };
-    const cache = new ReadThroughCache<K, V>(this, { ...options, reads }, this.memory, (key) => {
+    const traced = this.tracing.recording ? (asOf: AsOf | undefined) => this.readSpan(options.name, asOf) : undefined;
+    const cache = new ReadThroughCache<K, V>(this, { ...options, reads, traced }, this.memory, (key) => {
       for (const follower of this.followers.get(options.name) ?? []) follower.loadAlong(key);
     });
     this.caches.set(options.name, cache as unknown as ReadThroughCache<string, unknown>);

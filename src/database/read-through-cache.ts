@@ -70,6 +70,14 @@ export interface ReadThroughCacheOptions<K extends string, V> {
    */
   loadsWith?: string;
   reads: { memory: { inc(): void }; database: { inc(): void } };
+  /** A span for a read made for a request, when tracing records (ReadModel); undefined: not traced. */
+  traced?: (asOf: AsOf | undefined) => ReadTrace | undefined;
+}
+
+/** A read's span: told where the value came from (memory, or the database) and when the read settled. */
+export interface ReadTrace {
+  from(source: 'memory' | 'database'): void;
+  settled<V>(read: Promise<V>): Promise<V>;
 }
 
 interface Loading<V> {
@@ -103,16 +111,23 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
   }
 
   /** The value under `key`, holding everything acknowledged before `asOf` (see AsOf; by default, the call). */
-  async get(key: K, asOf?: AsOf): Promise<V> {
+  get(key: K, asOf?: AsOf): Promise<V> {
+    const trace = this.options.traced?.(asOf);
+    return trace ? trace.settled(this.read(key, asOf, trace)) : this.read(key, asOf);
+  }
+
+  private async read(key: K, asOf: AsOf | undefined, trace?: ReadTrace): Promise<V> {
     const entry = this.prefix + key;
     if (this.memory.has(entry)) {
       await this.feed.synced(asOf);
       const kept = this.memory.get(entry);
       if (kept) {
         this.options.reads.memory.inc();
+        trace?.from('memory');
         return kept.value as V;
       }
     }
+    trace?.from('database');
     return this.load(key, asOf);
   }
 

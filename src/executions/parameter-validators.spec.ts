@@ -1,16 +1,9 @@
 import { JsonSchemaCompiler } from '../actions/json-schema-compiler';
 import { SchemaSandbox } from '../actions/schema/schema-sandbox';
-import { AppConfig } from '../config/app-config';
-import { tracingSettings } from '../config/tracing-config';
-import { Metrics } from '../metrics/metrics';
-import { Tracing } from '../tracing/tracing';
+import { tracingOff } from '../../test/support/tracing';
 import { ParameterValidators } from './parameter-validators';
 
-const fail = (text: string) => {
-  throw new Error(text);
-};
-/** Tracing as configured by an environment without OTEL_* variables: off. */
-const tracing = new Tracing({ tracing: tracingSettings({}, fail, fail) } as AppConfig, new Metrics());
+const tracing = tracingOff();
 
 describe('ParameterValidators', () => {
   const action = (version: string, jsonSchema: Record<string, unknown>) => ({ id: 'a', tenantId: 't', name: 'a', webhookUrl: 'http://x', jsonSchema, version });

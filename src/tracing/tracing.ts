@@ -109,12 +109,13 @@ export class Tracing implements ExportObserver, OnApplicationShutdown {
     try {
       return await work(started);
     } catch (error) {
-      started.span?.setAttribute(ATTRIBUTE.errorType, errorType(error)).setStatus({ code: SpanStatusCode.ERROR });
+      if (started.span) markFailed(started.span, error);
       throw error;
     } finally {
       started.span?.end();
     }
   }
+
 
   /**
    * `traceparent` (and `tracestate`, when the trace has one) for a call to a receiver: its span is the parent of
@@ -142,6 +143,11 @@ export class Tracing implements ExportObserver, OnApplicationShutdown {
     // Exports what is still queued (the batch processor's shutdown flushes it).
     await this.running?.shutdown().catch((error: unknown) => this.logger.warn(`flushing the last spans failed: ${(error as Error).message}`));
   }
+}
+
+/** Marks `span` failed with the kind of `error` (never its message). */
+export function markFailed(span: Span, error: unknown): void {
+  span.setAttribute(ATTRIBUTE.errorType, errorType(error)).setStatus({ code: SpanStatusCode.ERROR });
 }
 
 /** What kind of error ended a span: its class or code, never its message (which may quote a tenant's data). */
