@@ -6,7 +6,18 @@ import { DatabasePool } from './database-pool';
 import { ReadModel } from './read-model';
 import { JsonRow } from './read-through-cache';
 import { globalStatement } from './statement';
-import { tracingOff } from '../../test/support/tracing';
+import { tracingSettings } from '../config/tracing-config';
+import { Tracing } from '../tracing/tracing';
+
+/** Tracing as an environment without OTEL_* variables configures it: off. */
+const tracingOff = (metrics = new Metrics()) =>
+  new Tracing(
+    {
+      tracing: tracingSettings({}, () => undefined, () => undefined),
+    } as AppConfig,
+    metrics,
+  );
+
 
 interface Entry {
   position: number;

@@ -1,7 +1,20 @@
 import { JsonSchemaCompiler } from '../actions/json-schema-compiler';
 import { SchemaSandbox } from '../actions/schema/schema-sandbox';
-import { tracingOff } from '../../test/support/tracing';
 import { ParameterValidators } from './parameter-validators';
+import { AppConfig } from '../config/app-config';
+import { tracingSettings } from '../config/tracing-config';
+import { Metrics } from '../metrics/metrics';
+import { Tracing } from '../tracing/tracing';
+
+/** Tracing as an environment without OTEL_* variables configures it: off. */
+const tracingOff = (metrics = new Metrics()) =>
+  new Tracing(
+    {
+      tracing: tracingSettings({}, () => undefined, () => undefined),
+    } as AppConfig,
+    metrics,
+  );
+
 
 const tracing = tracingOff();
 
