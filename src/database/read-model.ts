@@ -77,7 +77,6 @@ interface Statement {
 export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ReadModel');
   private readonly subscribers = new Map<ChangedTable, ChangeSubscriber[]>();
-  private readonly caches = new Map<string, ReadThroughCache<string, unknown>>();
   private readonly followers = new Map<string, ReadThroughCache<string, unknown>[]>();
   /** The newest position applied; -1 until the first statement. */
   private applied = -1;
@@ -139,14 +138,13 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     };
   }
 
-  /** A cache of this read model, bounded by `maxSize`; what it holds is dropped as changes are logged. */
+  /** A cache of this read model, in its shared memory; what it holds is dropped as changes are logged. */
   cache<K extends string, V>(options: Omit<ReadThroughCacheOptions<K, V>, 'reads'>): ReadThroughCache<K, V> {
     const reads = { memory: this.metrics.readModelReads.labels(options.name, 'memory'), database: this.metrics.readModelReads.labels(options.name, 'database') };
     const traced = this.tracing.recording ? (asOf: AsOf | undefined) => this.readSpan(options.name, asOf) : undefined;
     const cache = new ReadThroughCache<K, V>(this, { ...options, reads, traced }, this.memory, (key) => {
       for (const follower of this.followers.get(options.name) ?? []) follower.loadAlong(key);
     });
-    this.caches.set(options.name, cache as unknown as ReadThroughCache<string, unknown>);
     if (options.loadsWith) {
       this.followers.set(options.loadsWith, [...(this.followers.get(options.loadsWith) ?? []), cache as unknown as ReadThroughCache<string, unknown>]);
     }
