@@ -8,7 +8,8 @@
 //            resident memory is sampled throughout and read at the end
 //   floor    the bare baseline (bench/baseline-server.mjs, same SQL, no framework) under `hot` and `spread`
 // Settings (environment): TENANTS (100000), BENCH_DURATION_S (10), BENCH_WARMUP_S (3), BENCH_CONNECTIONS (50),
-// READ_MODEL_CACHE_MB (the service's default), DATABASE_URL (unset: embedded PGlite in a temp DATA_DIR).
+// READ_MODEL_CACHE_MB (the service's default), BENCH_NODE_ARGS (extra node options for the service, e.g.
+// `--cpu-prof --cpu-prof-dir=/tmp/prof`), DATABASE_URL (unset: embedded PGlite in a temp DATA_DIR).
 // The service and the baseline run pinned to CPU 0, the load generator to CPU 1 (as `npm run bench`).
 // Output: a table on stdout and bench/results/tenant-scale-<mode>-<timestamp>.json.
 // `node bench/tenant-scale.mjs load <job.json>` is the load generator's own process.
@@ -164,7 +165,7 @@ async function main() {
   log(`${MODE}, ${CONFIG.tenants} tenants, ${CONFIG.connections} connections, ${CONFIG.durationS} s runs`);
   const port = await freePort();
   // The heap limit production runs with (deploy/k8s/configmap.yaml), so that memory is measured as it would be there.
-  const service = await startService({ port, dataDir, secrets, nodeArgs: ['--max-old-space-size=256'] });
+  const service = await startService({ port, dataDir, secrets, nodeArgs: ['--max-old-space-size=256', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)] });
   const results = { mode: MODE, config: CONFIG, machine: machineInfo(), source: sourceVersion(), service: {}, baseline: {} };
   try {
     results.service.idle_rss_mb = rssMb(service.child.pid);

@@ -80,12 +80,13 @@ class FakeDatabase {
     const from = parameters[0] as number;
     const changes = log.filter((entry) => entry.position > from).slice(0, 100);
     const row: Record<string, unknown> = { latest: String(latestOf(log)), changes: changes.length > 0 ? changes : null };
-    for (let index = 1; index < parameters.length; index++) {
-      const key = parameters[index] as string;
-      const table = /FROM (\w+)/.exec(sql.split(`AS l${index - 1}`)[0].split('(SELECT json_agg(r) FROM (').pop()!)![1];
-      const rows = this.rows.get(`${table}:${key}`);
-      row[`l${index - 1}`] = rows && rows.length > 0 ? rows : null;
-    }
+    // One column per kind of load: its statement's table, and the keys of the array parameter.
+    const kinds = sql.split('(SELECT json_agg(json_build_array(k.key, (SELECT json_agg(r) FROM (').slice(1);
+    kinds.forEach((kind, index) => {
+      const table = /FROM (\w+)/.exec(kind)![1];
+      const keys = parameters[index + 1] as string[];
+      row[`k${index}`] = keys.map((key) => [key, this.rows.get(`${table}:${key}`) ?? null]);
+    });
     return row;
   }
 }
@@ -147,6 +148,8 @@ describe('ReadModel: one statement, the change log, and what memory may answer',
     database.rows.set(`api_tokens:${token}`, [{ tenant_id: tenant }]);
     const [standing, status] = await answered(database, Promise.all([standings.get(token), statuses.get(tenant)]));
     expect([standing, status]).toEqual([tenant, 'active']);
+    // One statement: the token's standing, the tenant's status, and its actions along with it.
+    expect(database.sent.map((parameters) => parameters.slice(1))).toEqual([[[token], [tenant], [tenant]]]);
 
     // The tenant's actions came in the same statement; the next request needs one statement, and no load.
     database.rows.clear();
@@ -281,13 +284,13 @@ describe('ReadModel: one statement, the change log, and what memory may answer',
     expect(await answered(database, actions.get(other, performance.now()))).toEqual(['b']);
     expect(database.sent.slice(sent)).toEqual([[0], [0]]); // the log only: both from memory
     expect(await answered(database, standings.get(token, performance.now()))).toBe(tenant);
-    expect(database.sent.slice(-1)[0]).toEqual([0, token]); // read again
+    expect(database.sent.slice(-1)[0]).toEqual([0, [token]]); // read again
   });
 
   it('refuses a key that is not a uuid without failing the statement others share', async () => {
     const { database, statuses } = setUp();
     database.rows.set(`tenants:${tenant}`, [{ status: 'active' }]);
-    const refused = expect(statuses.get('not-a-uuid')).rejects.toThrow('not a uuid');
+    const refused = expect(statuses.get('not-a-uuid')).rejects.toThrow('not a lower-case uuid');
     expect(await answered(database, statuses.get(tenant))).toBe('active');
     await refused;
   });

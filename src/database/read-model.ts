@@ -12,24 +12,31 @@ import { ChangedTable, ChangeFeed, ChangeSubscriber, JsonRow, LoadResult, ReadMo
 
 /** The most log entries one statement reads; more pending than that and everything is forgotten instead. */
 const CHANGES_READ = 100;
-/** The most loads one statement carries; more wait for the next. */
-const LOADS_PER_STATEMENT = 32;
+/** The most loads one statement carries; more go in the next. */
+const LOADS_PER_STATEMENT = 256;
 /** How long entries stay in the change log, and how often each replica prunes it. */
 const KEPT_MS = 5 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A key as the database spells a uuid (the log's keys are compared with the cache's as text). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const PRUNE_SQL = globalStatement<[keptSeconds: number]>(
   'the change log is every tenant\'s',
   'DELETE FROM read_model_changes WHERE changed_at < now() - make_interval(secs => $1) AND position < (SELECT max(position) FROM read_model_changes)',
 );
-/** The read model's statement: the change log after `$1`, then each load's statement with its key as `$2`, `$3`... */
-const statementOf = (loads: readonly Load[]) =>
-  globalStatement<[from: number, ...keys: string[]], Record<string, unknown>>(
+/**
+ * The read model's statement: the change log after `$1`; then, for each kind of load it carries (each load
+ * statement's text), that statement run for every key of the array `$2`, `$3`..., its `$1` the key: one column per
+ * kind, `[[key, rows], ...]`. However many loads, the server plans a handful of sub-selects.
+ */
+const statementOf = (kinds: readonly string[]) =>
+  globalStatement<[from: number, ...keys: string[][]], Record<string, unknown>>(
     'the change log is every tenant\'s; each load it carries is its own statement, tenant-scoped where it reads a tenant\'s rows',
     'SELECT (SELECT coalesce(max(position), 0) FROM read_model_changes) AS latest, ' +
       `(SELECT json_agg(c) FROM (SELECT position, previous, table_name, keys FROM read_model_changes WHERE position > $1 ORDER BY position LIMIT ${CHANGES_READ}) c) AS changes` +
-      loads.map((load, index) => `, (SELECT json_agg(r) FROM (${load.sql.replace(/\$1(?!\d)/g, `$${index + 2}`)}) r) AS l${index}`).join(''),
+      kinds
+        .map((sql, index) => `, (SELECT json_agg(json_build_array(k.key, (SELECT json_agg(r) FROM (${sql.replace(/\$1(?!\d)/g, 'k.key')}) r))) FROM unnest($${index + 2}::uuid[]) AS k(key)) AS k${index}`)
+        .join(''),
   );
 
 /** A change-log entry as the read model's statement returns it. */
@@ -166,8 +173,9 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
 
   load(sql: string, key: string): { startedAt: () => number | undefined; result: Promise<LoadResult> } {
     if (!UUID.test(key)) {
-      // Every key the read model keeps is a uuid; a statement must not fail for every load it carries.
-      return { startedAt: () => undefined, result: Promise.reject(new Error(`read model key ${JSON.stringify(key)} is not a uuid`)) };
+      // Every key the read model keeps is a uuid in lower case (else a logged change would not name it); a
+      // statement must not fail for every load it carries.
+      return { startedAt: () => undefined, result: Promise.reject(new Error(`read model key ${JSON.stringify(key)} is not a lower-case uuid`)) };
     }
     const statement = this.nextStatement();
     const result = new Promise<LoadResult>((resolve, reject) => statement.loads.push({ sql, key, resolve, reject }));
@@ -209,13 +217,19 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     this.inFlight.add(statement);
     const from = this.applied;
     const loads = statement.loads;
-    this.pool.query(statementOf(loads), [from, ...loads.map((load) => load.key)]).then(
+    const byKind = new Map<string, Load[]>();
+    for (const load of loads) byKind.set(load.sql, [...(byKind.get(load.sql) ?? []), load]);
+    const kinds = [...byKind.keys()];
+    this.pool.query(statementOf(kinds), [from, ...kinds.map((kind) => [...new Set(byKind.get(kind)!.map((load) => load.key))])]).then(
       ([row]) => {
         this.inFlight.delete(statement);
         const latest = Number(row.latest);
         this.catchUp(statement.startedAt!, latest, (row.changes as Change[] | null) ?? []);
         if (statement.startedAt! > this.lastSynced) this.lastSynced = statement.startedAt!;
-        loads.forEach((load, index) => load.resolve({ latest, rows: (row[`l${index}`] as JsonRow[] | null) ?? [], startedAt: statement.startedAt! }));
+        kinds.forEach((kind, index) => {
+          const read = new Map((row[`k${index}`] as [string, JsonRow[] | null][] | null ?? []).map(([key, rows]) => [key, rows ?? []]));
+          for (const load of byKind.get(kind)!) load.resolve({ latest, rows: read.get(load.key) ?? [], startedAt: statement.startedAt! });
+        });
         statement.settle();
       },
       (error: unknown) => {

@@ -31,26 +31,36 @@ SELECT
   ) AS changes,
   (
     SELECT
-      json_agg(r)
+      json_agg(
+        json_build_array(
+          k.key,
+          (
+            SELECT
+              json_agg(r)
+            FROM
+              (
+                SELECT
+                  id,
+                  tenant_id,
+                  name,
+                  description,
+                  json_schema::text AS json_schema,
+                  webhook_url,
+                  created_at,
+                  updated_at
+                FROM
+                  actions
+                WHERE
+                  tenant_id = k.key
+                ORDER BY
+                  name
+              ) r
+          )
+        )
+      )
     FROM
-      (
-        SELECT
-          id,
-          tenant_id,
-          name,
-          description,
-          json_schema::text AS json_schema,
-          webhook_url,
-          created_at,
-          updated_at
-        FROM
-          actions
-        WHERE
-          tenant_id = $2
-        ORDER BY
-          name
-      ) r
-  ) AS l0;
+      unnest($2::uuid[]) AS k (key)
+  ) AS k0;
 
 -- ActionsRepository.findByName
 SELECT

@@ -132,19 +132,29 @@ SELECT
   ) AS changes,
   (
     SELECT
-      json_agg(r)
+      json_agg(
+        json_build_array(
+          k.key,
+          (
+            SELECT
+              json_agg(r)
+            FROM
+              (
+                SELECT
+                  tenant_id,
+                  expires_at,
+                  revoked_at
+                FROM
+                  api_tokens
+                WHERE
+                  id = k.key
+              ) r
+          )
+        )
+      )
     FROM
-      (
-        SELECT
-          tenant_id,
-          expires_at,
-          revoked_at
-        FROM
-          api_tokens
-        WHERE
-          id = $2
-      ) r
-  ) AS l0;
+      unnest($2::uuid[]) AS k (key)
+  ) AS k0;
 
 -- ApiTokensRepository.findByHashWithTenantStatus
 SELECT

@@ -31,22 +31,32 @@ SELECT
   ) AS changes,
   (
     SELECT
-      json_agg(r)
+      json_agg(
+        json_build_array(
+          k.key,
+          (
+            SELECT
+              json_agg(r)
+            FROM
+              (
+                SELECT
+                  id,
+                  key_ciphertext
+                FROM
+                  hmac_keys
+                WHERE
+                  tenant_id = k.key
+                  AND revoked_at IS NULL
+                ORDER BY
+                  created_at DESC,
+                  id DESC
+              ) r
+          )
+        )
+      )
     FROM
-      (
-        SELECT
-          id,
-          key_ciphertext
-        FROM
-          hmac_keys
-        WHERE
-          tenant_id = $2
-          AND revoked_at IS NULL
-        ORDER BY
-          created_at DESC,
-          id DESC
-      ) r
-  ) AS l0;
+      unnest($2::uuid[]) AS k (key)
+  ) AS k0;
 
 -- HmacKeysRepository.insertWithinLimit
 START TRANSACTION;

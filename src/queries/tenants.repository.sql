@@ -31,17 +31,27 @@ SELECT
   ) AS changes,
   (
     SELECT
-      json_agg(r)
+      json_agg(
+        json_build_array(
+          k.key,
+          (
+            SELECT
+              json_agg(r)
+            FROM
+              (
+                SELECT
+                  status
+                FROM
+                  tenants
+                WHERE
+                  id = k.key
+              ) r
+          )
+        )
+      )
     FROM
-      (
-        SELECT
-          status
-        FROM
-          tenants
-        WHERE
-          id = $2
-      ) r
-  ) AS l0;
+      unnest($2::uuid[]) AS k (key)
+  ) AS k0;
 
 -- TenantsRepository.findById
 SELECT
