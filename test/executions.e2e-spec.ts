@@ -186,9 +186,13 @@ describe('executions (contract "Executions")', () => {
     await testApp.app.get(DataSource).query('UPDATE actions SET json_schema = $1::json WHERE tenant_id = $2 AND name = $3', [stored, tenant.tenantId, name]);
     const response = await execute(name, { parameters: {} });
     expect([response.status, response.body.execution?.status]).toEqual([200, 'succeeded']);
-    // Saving it again as it is, though, is refused.
-    const again = await gateway(testApp, 'PUT', `/actions/${name}`, { token: tenant.jwt, raw: `{"json_schema":${stored}}` });
-    expect([again.status, again.body.details]).toEqual([400, 'json_schema: is larger than 131072 bytes as written']);
+    // Sent back unchanged (as the console sends every field), it is not judged again, so the action stays editable;
+    // a changed schema of that size is refused.
+    const again = await gateway(testApp, 'PUT', `/actions/${name}`, { token: tenant.jwt, raw: `{"json_schema":${stored},"description":"still editable"}` });
+    expect([again.status, again.body.action?.description]).toEqual([200, 'still editable']);
+    const changed = stored.replace('"type":"object"', '"type":"object","title":"changed"');
+    const refused = await gateway(testApp, 'PUT', `/actions/${name}`, { token: tenant.jwt, raw: `{"json_schema":${changed}}` });
+    expect([refused.status, refused.body.details]).toEqual([400, 'json_schema: is larger than 131072 bytes as written']);
   });
 
   it('forwards keys in the order the caller wrote them, integer-like ones too, signed as Python re-serializes them', async () => {
