@@ -5,8 +5,10 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * The Gateway Management console: built into dist/console of the service (`npm run build:console`), which serves
- * it under /console. `npm run console:dev` serves it with live reload, calling a service on localhost:3000.
+ * it under /console. `npm run console:dev` serves it with live reload, calling the service at GATEWAY_URL, else at
+ * http://localhost:$PORT (3000 unless the service got another PORT): the quickstart's variables.
  */
+const gatewayUrl = process.env.GATEWAY_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
 export default defineConfig({
   root: here,
   base: '/console/',
@@ -25,5 +27,5 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/api': 'http://localhost:3000' } },
+  server: { proxy: { '/api': gatewayUrl } },
 });

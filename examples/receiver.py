@@ -10,14 +10,18 @@ body, pop "signature", json.dumps the rest with separators=(",", ":"); the servi
 json.dumps does, so this gives the signed bytes back for any parameters, integers of any length included.
 
 Environment:
-    HMAC_KEY     the tenant's key; during a rotation, every key you hold, comma-separated (the service signs
-                 the body with its newest key only, the headers with all active keys)
-    PORT         default 4000 (0 picks a free port, printed at start)
-    HOST         default 127.0.0.1
-    RECORD_FILE  optional: one JSON line {"action_name","parameters","verified":true,"reserialized":true|false}
-                 is appended per verified execution (registration tests are answered but not recorded)
+    HMAC_KEY       the tenant's key; during a rotation, every key you hold, comma-separated (the service
+                   signs the body with its newest key only, the headers with all active keys)
+    RECEIVER_PORT  default 4000 (0 picks a free port, printed at start); not PORT, which is the service's
+    HOST           default 127.0.0.1
+    RECORD_FILE    optional: one JSON line {"action_name","parameters","verified":true,"reserialized":true|false}
+                   is appended per verified execution (registration tests are answered but not recorded)
+
+It answers POST /hook only: any other path is a 404, said on stderr too, so a typo in an action's webhook_url
+shows at once.
 """
 
+import errno
 import hashlib
 import hmac
 import json
@@ -30,7 +34,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from action_gateway_receiver import WebhookVerificationError, verify_webhook  # noqa: E402
 
 KEYS = [key.strip() for key in os.environ.get("HMAC_KEY", "").split(",") if key.strip()]
-PORT = int(os.environ.get("PORT", "4000"))
+PORT = int(os.environ.get("RECEIVER_PORT", "4000"))
+PATH = "/hook"
 HOST = os.environ.get("HOST", "127.0.0.1")
 RECORD_FILE = os.environ.get("RECORD_FILE")
 MAX_BODY_BYTES = 4 * 1024 * 1024  # a 1 MB request of non-ASCII text arrives escaped, as over 3 MB
@@ -62,6 +67,8 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "ActionGatewayReceiver/1.0"
 
     def do_POST(self):
+        if not self.on_path():
+            return
         try:
             raw = self.read_body()
         except TooLarge:
@@ -77,6 +84,20 @@ class Handler(BaseHTTPRequestHandler):
         # At most 200 characters of the parameters: the gateway reads an answer of at most 1 MB.
         description = f"ran {call['action_name']} with {json.dumps(call['parameters'], ensure_ascii=False)[:200]}"
         self.answer(200, {"result": description, "error": ""})
+
+    def on_path(self):
+        """POST /hook only: any other path is a 404, said here too, so a typo in a webhook_url shows at once."""
+        path = self.path.split("?")[0]
+        if path == PATH and self.command == "POST":
+            return True
+        sys.stderr.write(f"{self.command} {path}: this receiver answers POST {PATH} only (is the action's webhook_url right?)\n")
+        self.answer(404 if path != PATH else 405, {"result": "", "error": f"this receiver answers POST {PATH} only"})
+        return False
+
+    def do_GET(self):
+        self.on_path()
+
+    do_PUT = do_DELETE = do_PATCH = do_GET
 
     def read_body(self):
         if self.headers.get("transfer-encoding", "").lower() == "chunked":
@@ -112,8 +133,12 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     if not KEYS:
         print("HMAC_KEY is not set: only an unsigned registration test will be accepted", file=sys.stderr)
-    server = ThreadingHTTPServer((HOST, PORT), Handler)
-    print(f"listening on http://{HOST}:{server.server_address[1]}/hook", flush=True)
+    try:
+        server = ThreadingHTTPServer((HOST, PORT), Handler)
+    except OSError as error:
+        hint = " (set RECEIVER_PORT to another port)" if error.errno == errno.EADDRINUSE else ""
+        sys.exit(f"receiver cannot listen on {HOST}:{PORT}: {error.strerror}{hint}")
+    print(f"listening on http://{HOST}:{server.server_address[1]}{PATH}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

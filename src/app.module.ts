@@ -8,8 +8,10 @@ import { BodyValidationPipe } from './common/body-validation.pipe';
 import { CommonModule } from './common/common.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { loadConfig } from './config/load-config';
 import { ConsoleAuthHttpModule } from './console-auth/console-auth-http.module';
 import { ConsoleHttpModule } from './console/console-http.module';
+import { RootRedirectHttpModule } from './console/root-redirect-http.module';
 import { DatabaseModule } from './database/database.module';
 import { ExecutionsHttpModule } from './executions/executions-http.module';
 import { HealthHttpModule } from './health/health-http.module';
@@ -18,7 +20,7 @@ import { ToolsHttpModule } from './tools/tools-http.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config?: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig = loadConfig()): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -35,6 +37,8 @@ export class AppModule {
         AdminActionsHttpModule,
         ConsoleAuthHttpModule,
         ConsoleHttpModule,
+        // `GET /` leads a browser to the console on a development machine; in production it is an unknown route.
+        ...(config.production ? [] : [RootRedirectHttpModule]),
         HealthHttpModule,
         MetricsHttpModule,
       ],

@@ -8,8 +8,12 @@ import { createApp } from './app.factory';
 import { describeStartupFailure, namingHost } from './common/startup-failure';
 import { announceService, withdrawService } from './cli/running-service';
 import { AppConfig } from './config/app-config';
+import { startLine } from './config/development-hints';
 import { loadConfig } from './config/load-config';
 import { ShutdownState } from './health/shutdown-state';
+
+/** Log levels at which the service says what it is doing (the plain start line too); quieter ones keep it quiet. */
+const INFO_OR_MORE = new Set(['info', 'debug', 'trace']);
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -17,9 +21,15 @@ async function main(): Promise<void> {
   await namingHost(config.host, assertPortFree(config.host, config.port));
   const app = await createApp(config);
   await namingHost(config.host, app.listen({ port: config.port, host: config.host }));
-  if (!config.databaseUrl) {
-    // The command line finds the service through this file and goes through its admin API.
-    announceService(config.dataDir, (app.getHttpServer().address() as { port: number }).port);
+  const { port } = app.getHttpServer().address() as { port: number };
+  // The command line finds the service through this file and goes through its admin API.
+  if (!config.databaseUrl) announceService(config.dataDir, port);
+  // Outside production, where the console and the admin key are: a log line like any other (output that is read
+  // by programs stays JSON lines), and the same as one plain line for a person at a terminal.
+  const line = startLine(config, port);
+  if (line) {
+    new Logger('Start').log(line);
+    if (process.stderr.isTTY && INFO_OR_MORE.has(config.logLevel)) process.stderr.write(`${line}\n`);
   }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(app, config, signal));
 }

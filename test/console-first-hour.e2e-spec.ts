@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { AppConfig } from '../src/config/app-config';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { keepOnLoopback, launchBrowser, watchPageErrors } from './support/browser';
 import { eventually } from './support/eventually';
 import { ok, Receiver } from './support/receiver';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testConfig } from './support/test-app';
 
 /**
  * What a newcomer meets in the console on the first hour (issue 30): schema mistakes named as the API names them,
@@ -30,7 +31,9 @@ describe('console, first hour (issue 30)', () => {
   let tenant: TestTenant;
 
   beforeAll(async () => {
-    testApp = await startTestApp();
+    // As a development service whose key was generated into DATA_DIR/secrets.json.
+    const config = await testConfig();
+    testApp = await startTestApp({ config: new AppConfig({ ...config, adminApiKeyFile: join(config.dataDir, 'secrets.json') }) });
     receiver = await Receiver.start(ok);
     browser = await launchBrowser();
     operator = await browser.newContext({ viewport: VIEWPORT, baseURL: testApp.baseUrl, reducedMotion: 'reduce' });
@@ -39,10 +42,6 @@ describe('console, first hour (issue 30)', () => {
     errors = watchPageErrors(page);
     outside = await keepOnLoopback(page);
     tenant = await createTenant(testApp);
-    await page.goto('/console/sign-in');
-    await page.getByLabel(/^Admin API key/).fill(testApp.config.adminApiKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor();
   });
 
   afterAll(async () => {
@@ -61,6 +60,23 @@ describe('console, first hour (issue 30)', () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   }
+
+  it('says on the sign-in page where the development admin key is, also after a wrong one, and signs in with it', async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Sign in to Gateway Management' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in'); // GET / led here
+    const hint = page.getByTestId('admin-key-location');
+    await hasText(hint, `This service runs outside production: its key is ADMIN_API_KEY in ${join(testApp.config.dataDir, 'secrets.json')}, on the machine it runs on.`);
+    await page.getByLabel(/^Admin API key/).fill('not-the-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await hasText(page.getByRole('alert'), 'Invalid admin API key');
+    expect(await hint.isVisible()).toBe(true);
+    await shoot(page, 'sign-in-wrong-key-hint');
+    errors.length = 0; // the browser logs the refused sign-in (401)
+    await page.getByLabel(/^Admin API key/).fill(testApp.config.adminApiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor();
+  });
 
   it('names schema mistakes in the editor in the very words of the API, and sends nothing while there are any', async () => {
     const schema = { type: 'object', properties: { city: { type: 'strng' }, units: { enum: ['c', 'f'] } }, require: ['city'], required: ['unit'] };

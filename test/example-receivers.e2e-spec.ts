@@ -1,9 +1,12 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { startExampleReceiver as startReceiver } from './support/example-receiver';
+import { eventually } from './support/eventually';
 import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
 import { itIf, python3Command } from './support/requirements';
 import { startTestApp, TestApp } from './support/test-app';
@@ -61,7 +64,7 @@ describe('the example receivers verify every call the service makes (docs/receiv
   const withPython = itIf(python3Command());
   withPython('Python (the kit\'s module, standard library only): both signatures, and json.dumps reproduces the signed bytes', async () => {
     const record = join(mkdtempSync(join(tmpdir(), 'agw-receiver-')), 'calls.jsonl');
-    const { child, url } = await startReceiver('python3', ['examples/receiver.py'], { HMAC_KEY: tenant.hmacKey, PORT: '0', RECORD_FILE: record });
+    const { child, url } = await startReceiver('python3', ['examples/receiver.py'], { HMAC_KEY: tenant.hmacKey, RECEIVER_PORT: '0', RECORD_FILE: record });
     try {
       const { name, corpus } = await runAgainst(url);
       const recorded = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
@@ -76,7 +79,7 @@ describe('the example receivers verify every call the service makes (docs/receiv
 
   withPython('Python receives big integers exactly as the caller sent them, and both signatures verify', async () => {
     const record = join(mkdtempSync(join(tmpdir(), 'agw-receiver-')), 'calls.jsonl');
-    const { child, url } = await startReceiver('python3', ['examples/receiver.py'], { HMAC_KEY: tenant.hmacKey, PORT: '0', RECORD_FILE: record });
+    const { child, url } = await startReceiver('python3', ['examples/receiver.py'], { HMAC_KEY: tenant.hmacKey, RECEIVER_PORT: '0', RECORD_FILE: record });
     try {
       const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(url, { json_schema: { type: 'object' } }) });
       expect(created.status).toBe(201);
@@ -98,7 +101,7 @@ describe('the example receivers verify every call the service makes (docs/receiv
   });
 
   it('Node (examples/receiver.mjs, the kit): both signatures on the raw bytes', async () => {
-    const { child, url } = await startReceiver(process.execPath, ['examples/receiver.mjs'], { HMAC_KEY: tenant.hmacKey, PORT: '0' });
+    const { child, url } = await startReceiver(process.execPath, ['examples/receiver.mjs'], { HMAC_KEY: tenant.hmacKey, RECEIVER_PORT: '0' });
     try {
       await runAgainst(url);
     } finally {
@@ -107,7 +110,7 @@ describe('the example receivers verify every call the service makes (docs/receiv
   });
 
   const refusesForeignKey = async (command: string, script: string) => {
-    const { child, url } = await startReceiver(command, [script], { HMAC_KEY: 'whsec_' + Buffer.alloc(32, 9).toString('base64'), PORT: '0' });
+    const { child, url } = await startReceiver(command, [script], { HMAC_KEY: 'whsec_' + Buffer.alloc(32, 9).toString('base64'), RECEIVER_PORT: '0' });
     try {
       const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(url, { json_schema: { type: 'object' } }) });
       expect(created.status).toBe(400);
@@ -118,4 +121,40 @@ describe('the example receivers verify every call the service makes (docs/receiv
   };
   withPython('Python refuses a call signed with another key (the check is not vacuous)', () => refusesForeignKey('python3', 'examples/receiver.py'));
   it('Node refuses a call signed with another key (the check is not vacuous)', () => refusesForeignKey(process.execPath, 'examples/receiver.mjs'));
+
+  /** A typo in the webhook path fails the registration test, and the receiver says why on its terminal. */
+  const expectOnlyHookAnswered = async (command: string, script: string) => {
+    const { child, url } = await startReceiver(command, [script], { HMAC_KEY: tenant.hmacKey, RECEIVER_PORT: '0' });
+    let said = '';
+    child.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    try {
+      const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(url.replace(/\/hook$/, '/hoook'), { json_schema: { type: 'object' } }) });
+      expect([created.status, created.body]).toEqual([400, { error: 'action validation failed: webhook endpoint returned status 404' }]);
+      await eventually(async () => expect(said).toContain("POST /hoook: this receiver answers POST /hook only (is the action's webhook_url right?)"));
+      expect((await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(url, { json_schema: { type: 'object' } }) })).status).toBe(201);
+    } finally {
+      child.kill();
+    }
+  };
+  withPython('Python answers POST /hook only: a typo in the webhook path is a 404 it reports', () => expectOnlyHookAnswered('python3', 'examples/receiver.py'));
+  it('Node answers POST /hook only: a typo in the webhook path is a 404 it reports', () => expectOnlyHookAnswered(process.execPath, 'examples/receiver.mjs'));
+
+  /** `export PORT=...` moves the service, not the receiver; a taken RECEIVER_PORT is one line, not a stack. */
+  const expectOwnPort = async (command: string, script: string) => {
+    const holder: Server = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const { child, url } = await startReceiver(command, [script], { HMAC_KEY: tenant.hmacKey, PORT: String(port), RECEIVER_PORT: '0' });
+      child.kill();
+      expect(url).not.toContain(`:${port}/`);
+      const taken = spawnSync(command, [script], { cwd: join(__dirname, '..'), env: { ...process.env, HMAC_KEY: tenant.hmacKey, RECEIVER_PORT: String(port) }, encoding: 'utf8', timeout: 20_000 });
+      expect(taken.status).toBe(1);
+      expect(taken.stderr.trim()).toMatch(new RegExp(`^receiver cannot listen on 127\\.0\\.0\\.1:${port}: [^\\n]+ \\(set RECEIVER_PORT to another port\\)$`));
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  };
+  withPython('Python listens on RECEIVER_PORT, not the service\'s PORT, and says so in one line when it is taken', () => expectOwnPort('python3', 'examples/receiver.py'));
+  it('Node listens on RECEIVER_PORT, not the service\'s PORT, and says so in one line when it is taken', () => expectOwnPort(process.execPath, 'examples/receiver.mjs'));
 });

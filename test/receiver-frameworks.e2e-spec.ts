@@ -54,7 +54,7 @@ describe('the framework receivers in docs/receivers.md work as pasted', () => {
 
   for (const framework of frameworks) {
     itIf(framework.requires)(`${framework.name}: verifies the registration test and executions, refuses another key`, async () => {
-      const env = { HMAC_KEY: `whsec_${Buffer.alloc(32, 3).toString('base64')},${tenant.hmacKey}`, PORT: '0', PYTHONPATH: KIT_PYTHON };
+      const env = { HMAC_KEY: `whsec_${Buffer.alloc(32, 3).toString('base64')},${tenant.hmacKey}`, RECEIVER_PORT: '0', PYTHONPATH: KIT_PYTHON };
       const { child, url } = await startExampleReceiver(framework.command, framework.args, env);
       try {
         const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(url, { json_schema: { type: 'object' } }) });

@@ -14,6 +14,6 @@ app.post('/hook', express.raw({ type: 'application/json', limit: '4mb' }), (requ
   response.json({ result: `ran ${action_name} for ${parameters.city}`, error: '' });
 });
 
-const server = app.listen(Number(process.env.PORT ?? 4000), '127.0.0.1', () => {
+const server = app.listen(Number(process.env.RECEIVER_PORT ?? 4000), '127.0.0.1', () => {
   console.log(`receiver on http://127.0.0.1:${server.address().port}/hook`);
 });

@@ -15,5 +15,5 @@ app.post('/hook', async (request, reply) => {
   return { result: `ran ${action_name} for ${parameters.city}`, error: '' };
 });
 
-const address = await app.listen({ port: Number(process.env.PORT ?? 4000), host: '127.0.0.1' });
+const address = await app.listen({ port: Number(process.env.RECEIVER_PORT ?? 4000), host: '127.0.0.1' });
 console.log(`receiver on ${address}/hook`);

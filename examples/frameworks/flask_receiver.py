@@ -23,4 +23,4 @@ def hook():
 
 
 if __name__ == "__main__":
-    app.run(host="127.0.0.1", port=int(os.environ.get("PORT", "4000")))
+    app.run(host="127.0.0.1", port=int(os.environ.get("RECEIVER_PORT", "4000")))

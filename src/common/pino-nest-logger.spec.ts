@@ -26,6 +26,13 @@ describe('PinoNestLogger', () => {
     ]);
   });
 
+  it('keeps Nest\'s own start-up lines (one per module and route) at debug, and its other lines at info', () => {
+    new Logger('RouterExplorer').log('Mapped {/api/v1/gateway/actions, GET} route');
+    new Logger('InstanceLoader').log('AppModule dependencies initialized');
+    new Logger('NestApplication').log('Nest application successfully started');
+    expect(lines).toEqual([expect.objectContaining({ level: 30, context: 'NestApplication', msg: 'Nest application successfully started' })]);
+  });
+
   it('merges an object and keeps the text after it', () => {
     logger.error({ reqId: 'r1', err: new Error('boom') }, 'unexpected failure');
     expect(lines[0]).toMatchObject({ level: 50, context: 'Context', reqId: 'r1', msg: 'unexpected failure', err: { message: 'boom' } });

@@ -2,6 +2,12 @@ import type { LoggerService } from '@nestjs/common';
 import type { Level, Logger } from 'pino';
 
 /**
+ * Nest's own start-up lines, one per module and route (about 90 of a start's 105 lines): `debug`, not `info`, so a
+ * start says what matters to whoever reads it (LOG_LEVEL=debug shows them again).
+ */
+const BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+/**
  * Nest's `Logger` calls written to the service's pino logger (the one Fastify logs requests with), as JSON
  * lines with the Nest context in `context`. Replaces nestjs-pino, whose releases for Nest 12 require Node 22
  * (see README, "Node.js versions"); the application passes request ids explicitly where it logs about a request.
@@ -13,7 +19,8 @@ export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && BOOT_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
 
   error(message: unknown, ...params: unknown[]): void {

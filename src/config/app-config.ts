@@ -34,6 +34,11 @@ export class AppConfig {
     readonly lifetimeSeconds: number;
   };
   readonly adminApiKey: string;
+  /**
+   * Outside production, the file the ADMIN_API_KEY was generated into (DATA_DIR/secrets.json), which the start-up
+   * line and the console's sign-in page point to; unset in production and when the environment sets the key.
+   */
+  readonly adminApiKeyFile?: string;
   /** 32 bytes: the AES-256-GCM key that HMAC keys are encrypted under. */
   readonly encryptionKey: Buffer;
   readonly webhook: {

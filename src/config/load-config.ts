@@ -17,6 +17,8 @@ interface Secrets {
 }
 
 const SECRET_NAMES = ['JWT_SECRET', 'ADMIN_API_KEY', 'ENCRYPTION_KEY'] as const;
+/** Where secrets generated outside production are kept, under DATA_DIR. */
+const SECRETS_FILE = 'secrets.json';
 
 /**
  * Reads and validates the environment once, and reports every problem at once, one line each: an invalid
@@ -70,6 +72,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       lifetimeSeconds: 86_400,
     },
     adminApiKey: secrets.ADMIN_API_KEY,
+    adminApiKeyFile: production || env.ADMIN_API_KEY ? undefined : join(dataDir, SECRETS_FILE),
     encryptionKey: encryptionKey(secrets.ENCRYPTION_KEY),
     webhook: {
       timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 30_000,
@@ -218,7 +221,7 @@ function devSecretsIn(dataDir: string, env: EnvironmentVariables): Secrets {
 
 /** Secrets for a development machine: made on first start, then read back so tokens survive restarts. */
 function devSecrets(dataDir: string, env: EnvironmentVariables): Secrets {
-  const file = join(dataDir, 'secrets.json');
+  const file = join(dataDir, SECRETS_FILE);
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Secrets;
   } catch (error) {

@@ -8,6 +8,7 @@ import { RouteNotFoundError } from '../common/common.errors';
 import { AppConfig } from '../config/app-config';
 import { CONSOLE_ASSETS_PATH, consoleBuildDir } from './console-files';
 import { consolePageHeaders, NONCE_PLACEHOLDER } from './console-security-headers';
+import { pageSettings, pageSettingsMeta } from './page-settings';
 
 const NOT_BUILT = '<!doctype html><title>Console not built</title><p>The console is not built: run <code>npm run build:console</code>.</p>';
 
@@ -19,10 +20,13 @@ const NOT_BUILT = '<!doctype html><title>Console not built</title><p>The console
 @Controller()
 export class ConsolePageController {
   private readonly frameAncestors: readonly string[];
+  /** The page's settings (page-settings.ts), the same for every response. */
+  private readonly settingsMeta: string;
   private page?: string;
 
   constructor(config: AppConfig) {
     this.frameAncestors = config.console.frameAncestors;
+    this.settingsMeta = pageSettingsMeta(pageSettings(config));
   }
 
   @Get(['console', 'console/*'])
@@ -42,7 +46,7 @@ export class ConsolePageController {
   private readPage(): string | undefined {
     if (this.page === undefined) {
       try {
-        this.page = readFileSync(join(consoleBuildDir(), 'index.html'), 'utf8');
+        this.page = readFileSync(join(consoleBuildDir(), 'index.html'), 'utf8').replace('</head>', `${this.settingsMeta}</head>`);
       } catch {
         return undefined; // not built yet: looked for again at the next request
       }

@@ -1,10 +1,11 @@
-import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Code, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useSend } from '../api/use-send';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Logo } from '../components/Logo';
+import { pageSettings } from '../page-settings';
 import { useSession } from '../session';
 
 /** Operators sign in with the ADMIN_API_KEY; the service turns it into a session cookie. */
@@ -14,6 +15,7 @@ export function SignInPage() {
   const [key, setKey] = useState('');
   const { send, busy, error } = useSend(signIn);
   const [operatorForm, setOperatorForm] = useState(false);
+  const { adminKey } = pageSettings();
 
   // Back to the page that sent here once signed in (rendered, not navigated to from submit: the two would race).
   const from = (location.state as { from?: string } | null)?.from;
@@ -64,6 +66,20 @@ export function SignInPage() {
                   autoFocus
                 />
                 <ErrorAlert error={error} />
+                {adminKey && (
+                  <Text size="sm" data-testid="admin-key-location">
+                    This service runs outside production: its key is{' '}
+                    {'file' in adminKey ? (
+                      <>
+                        <Code>ADMIN_API_KEY</Code> in <Code>{adminKey.file}</Code>, on the machine it runs on.
+                      </>
+                    ) : (
+                      <>
+                        the <Code>ADMIN_API_KEY</Code> set in its environment.
+                      </>
+                    )}
+                  </Text>
+                )}
                 <Button type="submit" loading={busy} fullWidth>
                   Sign in
                 </Button>
