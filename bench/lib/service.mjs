@@ -9,8 +9,11 @@ export const actionName = (i) => `bench_action_${String(i).padStart(2, '0')}`;
 export const EXECUTABLE = 'bench_execute';
 export const EXECUTE_BODY = JSON.stringify({ parameters: { city: 'Oslo' } });
 
-/** The service: `node [BENCH_NODE_ARGS] dist/src/main.js` on CPU 0; resolves once GET /readyz answers 200. */
-export async function startService({ port, dataDir, secrets, nodeArgs }) {
+/**
+ * The service: `node [BENCH_NODE_ARGS] dist/src/main.js` on CPU 0, with `env` over the benchmark's settings;
+ * resolves once GET /readyz answers 200.
+ */
+export async function startService({ port, dataDir, secrets, nodeArgs, env: overrides = {} }) {
   const env = {
     ...process.env,
     NODE_ENV: 'development', // production refuses plain-http loopback webhooks, which the local receiver is
@@ -24,6 +27,7 @@ export async function startService({ port, dataDir, secrets, nodeArgs }) {
     TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '100000000',
     OPERATOR_RATE_LIMIT_PER_MINUTE: '100000000',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...overrides,
   };
   const spawnedAt = performance.now();
   const child = spawnNode([...nodeArgs, join(ROOT, 'dist/src/main.js')], { cpu: 0, env, name: 'the service' });

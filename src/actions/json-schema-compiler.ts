@@ -61,6 +61,8 @@ export class JsonSchemaCompiler {
         return 'is too costly to compile (more memory than allowed)';
       case 'busy':
         throw new RateLimitExceededError(1);
+      case 'exhausted':
+        throw new RateLimitExceededError(outcome.retryAfterSeconds);
     }
   }
 
@@ -92,6 +94,8 @@ export class JsonSchemaCompiler {
         return { valid: false, problem: 'are too complex to check' };
       case 'busy':
         throw new RateLimitExceededError(1);
+      case 'exhausted':
+        throw new RateLimitExceededError(outcome.retryAfterSeconds);
     }
   }
 }

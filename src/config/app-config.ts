@@ -59,6 +59,11 @@ export class AppConfig {
     readonly adminKeyFailuresPerMinute: number;
   };
   readonly actionsPerTenant: number;
+  /**
+   * Each tenant's time in the schema worker per minute (per process): once spent, its checks in the worker are
+   * refused with 429 until enough of it is a minute old (SchemaSandbox).
+   */
+  readonly schemaWorkerMsPerMinute: number;
   readonly executionRetentionDays: number;
   readonly runMigrations: boolean;
   readonly shutdown: {

@@ -114,6 +114,9 @@ export class EnvironmentVariables {
   @Integer(1)
   ADMIN_KEY_FAILURES_PER_MINUTE?: number;
 
+  @Integer(1_500, 3_600_000)
+  SCHEMA_WORKER_MS_PER_MINUTE?: number;
+
   @Integer(1)
   ACTIONS_PER_TENANT?: number;
 

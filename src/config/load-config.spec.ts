@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       databasePoolSize: 10,
       redisUrl: undefined,
       actionsPerTenant: 100,
+      schemaWorkerMsPerMinute: 10_000,
       runMigrations: true,
       webhook: { timeoutMs: 30_000, allowPrivateNetworks: true, requireHttps: false },
       rateLimit: { perHour: 1000, tokenExchangePerMinute: 60, operatorPerMinute: 600, adminKeyFailuresPerMinute: 10 },

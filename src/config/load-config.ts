@@ -87,6 +87,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       adminKeyFailuresPerMinute: env.ADMIN_KEY_FAILURES_PER_MINUTE ?? 10,
     },
     actionsPerTenant: env.ACTIONS_PER_TENANT ?? 100,
+    schemaWorkerMsPerMinute: env.SCHEMA_WORKER_MS_PER_MINUTE ?? 10_000,
     executionRetentionDays: env.EXECUTION_RETENTION_DAYS ?? 30,
     runMigrations: env.RUN_MIGRATIONS ?? !production,
     shutdown: { delayMs: env.SHUTDOWN_DELAY_MS ?? (production ? 5_000 : 0), graceMs: env.SHUTDOWN_GRACE_MS ?? 55_000 },

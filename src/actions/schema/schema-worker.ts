@@ -8,7 +8,14 @@ export type WorkerRequest =
   | { id: number; kind: 'compile'; key: string; schema: Record<string, unknown> }
   | { id: number; kind: 'validate'; key: string; schema: Record<string, unknown>; parameters: unknown };
 
-export type WorkerReply = { id: number; kind: 'compiled'; problem?: string } | { id: number; kind: 'checked'; check: ParameterCheck } | { kind: 'ready' };
+/** An answer, with how long the job ran on this thread (`ms`), which is charged to its owner's worker time. */
+export type WorkerReply =
+  | { id: number; kind: 'compiled'; problem?: string; ms: number }
+  | { id: number; kind: 'checked'; check: ParameterCheck; ms: number }
+  | { kind: 'ready' };
+
+type Answer = DistributiveOmit<Exclude<WorkerReply, { kind: 'ready' }>, 'ms'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** Compiled schemas by owner and content (SchemaSandbox's key), least recently used first out. */
 const MAX_CACHED = 200;
@@ -26,7 +33,7 @@ function compiled(key: string, schema: Record<string, unknown>): Compilation {
   return compilation;
 }
 
-function handle(request: WorkerRequest): WorkerReply {
+function handle(request: WorkerRequest): Answer {
   if (request.kind === 'compile') {
     // Kept: the executions that follow a registration check against what was compiled for it.
     const compilation = compiled(request.key, request.schema);
@@ -39,7 +46,7 @@ function handle(request: WorkerRequest): WorkerReply {
 
 /**
  * The lowest scheduling priority for this thread only (on Linux a nice value belongs to a thread, and 0 names the
- * calling one): when a tenant's check keeps the worker busy, the event loop, which shares the process's CPUs,
+ * calling one): when a tenant's check keeps a worker busy, the event loop, which shares the process's CPUs,
  * still gets nearly all of them. Elsewhere `setPriority(0)` would lower the whole process, so it is not done.
  */
 function yieldToTheEventLoop(): void {
@@ -58,7 +65,8 @@ if (parentPort) {
   metaSchemaProblem('2020-12', {});
   metaSchemaProblem('draft-07', {});
   port.on('message', (request: WorkerRequest) => {
-    let reply: WorkerReply;
+    const started = performance.now();
+    let reply: Answer;
     try {
       reply = handle(request);
     } catch (error) {
@@ -68,7 +76,7 @@ if (parentPort) {
           ? { id: request.id, kind: 'compiled', problem: `is not a valid JSON Schema: ${(error as Error).message}` }
           : { id: request.id, kind: 'checked', check: { valid: false, problem: 'are too complex to check' } };
     }
-    port.postMessage(reply);
+    port.postMessage({ ...reply, ms: performance.now() - started } satisfies WorkerReply);
   });
   port.postMessage({ kind: 'ready' } satisfies WorkerReply);
 }
