@@ -26,6 +26,8 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   // The receiver kit's source, as its package name resolves for a receiver (see tsconfig.json's paths).
   moduleNameMapper: { '^@action-gateway/receiver-kit$': '<rootDir>/packages/receiver-kit/src/index.js' },
+  // Jest's own report, then the title (and so the reason) of every test it skipped.
+  reporters: ['default', '<rootDir>/test/support/skipped-tests-reporter.js'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,
