@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { createTenant, gateway } from './support/factories';
 import { call } from './support/http';
 import { describeIf, redisServer } from './support/requirements';
@@ -6,6 +7,14 @@ import { startTestApp, TestApp } from './support/test-app';
 
 const redis = redisServer();
 const REDIS = redis.url;
+
+/** TEST_REDIS_URL with its credentials and database index, reached through `port` on 127.0.0.1 (the proxy). */
+function throughProxy(port: number): string {
+  const url = new URL(REDIS.href);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return url.href;
+}
 
 /** Two replicas on one database and one Redis share every tenant's budget (contract "Rate limits"). */
 describeIf(redis)('rate limits across replicas (REDIS_URL)', () => {
@@ -16,7 +25,7 @@ describeIf(redis)('rate limits across replicas (REDIS_URL)', () => {
   beforeAll(async () => {
     proxy = new TcpProxy(REDIS.hostname, Number(REDIS.port || 6379));
     await proxy.start();
-    const env = { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, RATE_LIMIT_PER_HOUR: '6', TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '1000000' };
+    const env = { REDIS_URL: throughProxy(proxy.port), RATE_LIMIT_PER_HOUR: '6', TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '1000000' };
     first = await startTestApp({ env });
     second = await startTestApp({
       env: {
@@ -49,6 +58,15 @@ describeIf(redis)('rate limits across replicas (REDIS_URL)', () => {
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(3_500);
     }
     expect((await call(first.baseUrl, 'GET', '/readyz')).body.info.redis).toEqual({ status: 'up' });
+
+    // The counters are in the database TEST_REDIS_URL names (its /N), where nothing else of a developer's is.
+    const direct = new Redis(REDIS.href, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await direct.connect();
+      expect(await direct.keys(`agw:rate:*${tenant.tenantId}`)).toHaveLength(1);
+    } finally {
+      direct.disconnect();
+    }
   });
 
   it('keeps serving, counting in memory, while Redis is gone, and reports it in readiness', async () => {
