@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -16,6 +17,8 @@ describe('McpScreenedTransport', () => {
   it('sends an internal error with nothing but "Internal server error", whatever the SDK put in it', async () => {
     const inner = fakeTransport();
     const screened = new McpScreenedTransport(inner, schemas);
+    // What the SDK said is logged for the operator, once per screened error (and not printed by this test).
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     await screened.send({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Server does not support task creation (required for tools/call)' } });
     await screened.send({ jsonrpc: '2.0', id: 2, error: { code: -32603, message: '[\n  {\n    "expected": "string" }]' } });
     await screened.send({ jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Service unavailable' } });
@@ -26,6 +29,11 @@ describe('McpScreenedTransport', () => {
       { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'Service unavailable' } },
       { jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'Unknown tool: x' } },
     ]);
+    expect(logged.mock.calls).toEqual([
+      [{ error: { code: -32603, message: 'Server does not support task creation (required for tools/call)' } }, 'MCP internal error'],
+      [{ error: { code: -32603, message: '[\n  {\n    "expected": "string" }]' } }, 'MCP internal error'],
+    ]);
+    logged.mockRestore();
   });
 
   it('hands the server a request without its task augmentation, and answers malformed params itself', () => {
