@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { eventually } from './support/eventually';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { ok, Receiver, status } from './support/receiver';
 import { expectEndedAtDeadline } from './support/timing';
@@ -515,7 +516,8 @@ describe('actions (spec 4, contract "Actions")', () => {
   describe('PUT /actions/{name}', () => {
     it('updates the given fields, keeps the others, and moves updated_at', async () => {
       const created = (await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) })).body.action;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // The service's clock (this machine's) has moved past created_at, so updated_at can differ from it.
+      await eventually(() => expect(Date.now()).toBeGreaterThan(Date.parse(created.created_at)), 1_000, 1);
       const response = await gateway(testApp, 'PUT', `/actions/${created.name}`, { token: tenant.jwt, body: { description: 'Now in Celsius', name: 'renamed' } });
       expect(response.status).toBe(200);
       expect(response.body.action).toEqual({ ...created, description: 'Now in Celsius', updated_at: response.body.action.updated_at });

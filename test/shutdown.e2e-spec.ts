@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from './support/eventually';
 import { call } from './support/http';
 import { runCli, ServiceProcess } from './support/process';
 import { ok, Receiver } from './support/receiver';
@@ -30,12 +31,16 @@ describe('graceful shutdown', () => {
       expect(created.status).toBe(201);
       receiver.behaviour = (call, response) => setTimeout(() => ok(call, response), 3_000);
 
+      const calls = receiver.calls.length;
       const inFlight = call(url, 'POST', '/api/v1/gateway/actions/slow_one/execute', { token: jwt, body: { parameters: {} } });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // SIGTERM once the execution is in flight: its webhook call has reached the receiver, which answers in 3 s.
+      await eventually(() => expect(receiver.calls.length).toBeGreaterThan(calls), 30_000, 20);
       service.child.kill('SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const readiness = await call(url, 'GET', '/readyz');
-      expect(readiness.status).toBe(503);
+      const readiness = await eventually(async () => {
+        const answer = await call(url, 'GET', '/readyz');
+        expect(answer.status).toBe(503);
+        return answer;
+      }, 1_400, 20);
       expect(readiness.body).toEqual({ error: 'Service unavailable', details: 'shutting down' });
       expect((await call(url, 'GET', '/healthz')).status).toBe(200);
 
@@ -76,7 +81,8 @@ describe('graceful shutdown', () => {
         }
       };
       const load = Promise.all(Array.from({ length: 8 }, worker));
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // SIGTERM in the middle of the load: once every loop has had answers.
+      await eventually(() => expect(statuses['200'] ?? 0).toBeGreaterThanOrEqual(40), 30_000, 20);
       service.child.kill('SIGTERM');
       await load;
       expect(await service.exit()).toEqual({ code: 0, signal: null });

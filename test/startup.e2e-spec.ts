@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from './support/eventually';
 import { call } from './support/http';
 import { ServiceProcess } from './support/process';
 import { TcpProxy } from './support/tcp-proxy';
@@ -54,8 +55,14 @@ describe('starting the service', () => {
       const exchanged = await call(url, 'POST', '/api/v1/gateway/token/exchange', { body: { api_token: 'agw_token-never-logged' } });
       expect(exchanged.status).toBe(503);
       expect(exchanged.body).toEqual({ error: 'Service unavailable' });
-      // The read model keeps trying to listen for changes (50 ms, 100 ms, 200 ms, ... apart): a few attempts.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // The read model keeps trying to listen for changes (50 ms, 100 ms, 200 ms, ... apart): until a few attempts.
+      const readModelDebugLines = () =>
+        service.output
+          .join('')
+          .trim()
+          .split('\n')
+          .filter((line) => line.includes('"context":"ReadModel"') && line.includes('"level":20')).length;
+      await eventually(() => expect(readModelDebugLines()).toBeGreaterThanOrEqual(2), 30_000);
     } finally {
       await service.stop();
     }
