@@ -15,6 +15,10 @@
 //   BENCH_WRITE_WORKERS        concurrent create + delete loops of the write path, service and baseline (8)
 //   BENCH_SCENARIOS            comma list, a subset of: get_action, list_actions, token_exchange, executions,
 //                              added_latency, write_path (all). Start-up time and memory are always measured.
+//   BENCH_TRACING              comma list of off, on (off): the service's tracing in each round. `on` exports every
+//                              span (OTEL_TRACES_SAMPLER=always_on) over OTLP/HTTP to bench/otlp-sink.mjs on CPU 1;
+//                              the first mode listed is the service of the main table, the others are measured
+//                              after it in each round (get_action, executions) and compared in a table of their own
 //   BENCH_NODE_ARGS            extra node options for the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
 //   BENCH_DEADLINE_MIN         hard limit of the whole run, after which everything is killed, exit 2 (30)
 //   BENCH_REFERENCE            a results file to compare with (before/after): its service figures are shown
@@ -33,7 +37,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { writeChart } from './lib/chart.mjs';
-import { describeTail, freePort, HOST, killAllChildren, machineInfo, ROOT, rssMb, runNodeJson, sampleRss, sleep, sourceVersion, spawnNode, stopChild, waitReady } from './lib/common.mjs';
+import { cpuMs, describeTail, freePort, HOST, killAllChildren, machineInfo, median, ROOT, rssMb, runNodeJson, sampleRss, sleep, sourceVersion, spawnNode, stopChild, waitReady } from './lib/common.mjs';
 import { call, EXECUTABLE, EXECUTE_BODY, GATEWAY, actionName, bootstrap, startBaseline, startService } from './lib/service.mjs';
 import { summarize, printTable } from './lib/report.mjs';
 
@@ -55,6 +59,7 @@ const CONFIG = {
   baselineNodeArgs: (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter(Boolean),
   deadlineMin: num('BENCH_DEADLINE_MIN', 30),
   reference: process.env.BENCH_REFERENCE || undefined,
+  tracing: (process.env.BENCH_TRACING ?? 'off').split(',').map((mode) => mode.trim()).filter(Boolean),
 };
 const MODE = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
 const unknown = CONFIG.scenarios.filter((s) => !ALL_SCENARIOS.includes(s));
@@ -62,7 +67,14 @@ if (unknown.length) {
   console.error(`BENCH_SCENARIOS: unknown ${unknown.join(', ')}; known: ${ALL_SCENARIOS.join(', ')}`);
   process.exit(2);
 }
+if (CONFIG.tracing.length === 0 || CONFIG.tracing.some((mode) => !['off', 'on'].includes(mode))) {
+  console.error(`BENCH_TRACING: a comma list of off, on; not ${process.env.BENCH_TRACING}`);
+  process.exit(2);
+}
 const wanted = (scenario) => CONFIG.scenarios.includes(scenario);
+/** The service's environment in a tracing mode: `on` sends every span to the OTLP sink. */
+let sinkUrl;
+const tracingEnv = (mode) => (mode === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_TRACES_SAMPLER: 'always_on' } : { OTEL_SDK_DISABLED: 'true' });
 const log = (text) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}`);
 
 // ---------- the end, however it comes ----------
@@ -111,11 +123,17 @@ async function warmUp(server, session, request = { path: `${GATEWAY}/actions/${a
   if (result.failures) throw new Error(`warm-up of ${server.url}: ${result.failures} requests failed`);
 }
 
-/** Runs one scenario's load while sampling the server's resident memory, kept as the scenario's `rss_max_mb`. */
+/**
+ * Runs one scenario's load while sampling the server's resident memory, kept as the scenario's `rss_max_mb`, and
+ * the CPU the server spent on it: `cpu_us_per_request` (warm-up included, so take it with BENCH_WARMUP_S=0).
+ */
 async function sampled(server, job) {
   const sampler = sampleRss(server.child.pid);
+  const cpuBefore = cpuMs(server.child.pid);
   const result = await job();
   result.rss_max_mb = sampler.stop();
+  const cpuAfter = cpuMs(server.child.pid);
+  if (cpuBefore !== null && cpuAfter !== null && result.requests) result.cpu_us_per_request = Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests);
   return result;
 }
 
@@ -239,6 +257,14 @@ async function main() {
   const receiverPort = await freePort();
   const receiver = spawnNode([join(ROOT, 'bench/receiver.mjs'), String(receiverPort)], { cpu: 1, name: 'the receiver' });
   const receiverUrl = `http://${HOST}:${receiverPort}`;
+  let sink;
+  if (CONFIG.tracing.includes('on')) {
+    const sinkPort = await freePort();
+    sink = spawnNode([join(ROOT, 'bench/otlp-sink.mjs'), String(sinkPort)], { cpu: 1, name: 'the OTLP sink' });
+    sinkUrl = `http://${HOST}:${sinkPort}`;
+    await waitReady(sink, sinkPort, performance.now());
+  }
+  const [mainMode, ...otherModes] = CONFIG.tracing;
   let current; // the server running now, for the error message
   const rounds = [];
   let session;
@@ -252,7 +278,7 @@ async function main() {
     const needBare = CONFIG.scenarios.some((s) => BARE_SCENARIOS.includes(s));
     // A first start, not measured as a round: it creates the database (PGlite's initdb, the migrations) and the
     // data, and creating an embedded database leaves its memory high in that process. Every round is a restart.
-    current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs });
+    current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs, env: tracingEnv(mainMode) });
     log(`service ready in ${current.readyMs} ms (first start); bootstrapping a tenant, its tokens and 11 actions`);
     session = await bootstrap(current.url, secrets.ADMIN_API_KEY, `${receiverUrl}/hook`);
     firstStart = { ready_ms: current.readyMs, rss_after_bootstrap_mb: rssMb(current.child.pid) };
@@ -260,7 +286,7 @@ async function main() {
     for (let r = 1; r <= CONFIG.rounds; r++) {
       const round = { round: r };
       // The service.
-      current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs });
+      current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs, env: tracingEnv(mainMode) });
       session.round = r;
       await sleep(500);
       const idle = rssMb(current.child.pid);
@@ -269,8 +295,22 @@ async function main() {
       const sampler = sampleRss(current.child.pid);
       await warmUp(current, session);
       const scenarios = await serviceScenarios(current, session, receiverUrl);
-      round.service = { ready_ms: current.readyMs, rss_idle_mb: idle, rss_max_mb: sampler.stop(), scenarios };
+      round.service = { ready_ms: current.readyMs, rss_idle_mb: idle, rss_max_mb: sampler.stop(), scenarios, tracing: mainMode };
       await stopChild(current.child);
+      // The same service in the other tracing modes: the reads and executions again.
+      for (const mode of otherModes) {
+        current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs, env: tracingEnv(mode) });
+        log(`round ${r}/${CONFIG.rounds}: service with tracing ${mode} (ready in ${current.readyMs} ms)`);
+        await warmUp(current, session);
+        const traced = await readScenarios(current, session);
+        if (wanted('executions')) {
+          traced.executions = await sampled(current, () =>
+            autocannonJob(current, `${GATEWAY}/actions/${EXECUTABLE}/execute`, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution' }),
+          );
+        }
+        round[`tracing_${mode}`] = { ready_ms: current.readyMs, scenarios: traced };
+        await stopChild(current.child);
+      }
       // The baseline, on the same data.
       if (needBaseline) {
         current = await startBaseline({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.baselineNodeArgs });
@@ -311,12 +351,14 @@ async function main() {
   } finally {
     if (current) await stopChild(current.child, 5_000);
     await stopChild(receiver, 5_000);
+    if (sink) await stopChild(sink, 5_000);
     rmSync(dataDir, { recursive: true, force: true });
   }
 
   const reference = CONFIG.reference ? JSON.parse(readFileSync(CONFIG.reference, 'utf8')) : undefined;
   const summary = summarize(rounds, MODE, firstStart, reference);
   const failed = printTable(summary, { mode: MODE, config: CONFIG, code: sourceVersion() });
+  const tracing = CONFIG.tracing.length > 1 ? tracingComparison(rounds, mainMode, otherModes) : undefined;
   const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
   const file = join(ROOT, 'bench/results', `bench-${MODE}-${stamp}.json`);
   mkdirSync(dirname(file), { recursive: true });
@@ -331,12 +373,34 @@ async function main() {
     reference: reference ? { file: CONFIG.reference, code: reference.code, date: reference.date } : undefined,
     first_start: firstStart,
     medians: summary,
+    tracing,
     rounds,
   };
   writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
   console.log(`\nwritten to ${file}`);
   console.log(`chart: ${writeChart()}`);
   if (failed) process.exitCode = 1;
+}
+
+/**
+ * The service in each tracing mode, from the same rounds: medians of requests/s and p99 for the reads and
+ * executions, and each mode's ratio to the first (`off` when listed first). Printed, and kept in the results.
+ */
+function tracingComparison(rounds, mainMode, otherModes) {
+  const sideOf = (mode) => (mode === mainMode ? 'service' : `tracing_${mode}`);
+  const rows = [];
+  for (const scenario of ['get_action', 'list_actions', 'executions']) {
+    for (const field of ['rps', 'p99_ms', 'cpu_us_per_request']) {
+      const values = Object.fromEntries([mainMode, ...otherModes].map((mode) => [mode, median(rounds.map((r) => r[sideOf(mode)]?.scenarios?.[scenario]?.[field]).filter((x) => x !== undefined))]));
+      if (values[mainMode] === undefined || values[mainMode] === null) continue;
+      const ratios = Object.fromEntries(otherModes.map((mode) => [mode, values[mode] && values[mainMode] ? Math.round((values[mode] / values[mainMode]) * 1000) / 1000 : null]));
+      rows.push({ scenario, field, values, ratios });
+    }
+  }
+  console.log(`\ntracing (medians of ${rounds.length} rounds; ratio = mode / ${mainMode})`);
+  console.log(['scenario', 'figure', ...[mainMode, ...otherModes], ...otherModes.map((mode) => `${mode} / ${mainMode}`)].join('\t'));
+  for (const row of rows) console.log([row.scenario, row.field, ...Object.values(row.values), ...Object.values(row.ratios)].join('\t'));
+  return rows;
 }
 
 /** The database server's version: `SELECT version()` on DATABASE_URL, else the PGlite package's. */

@@ -1,6 +1,6 @@
 // Shared helpers of the benchmark harness (bench/run.mjs and its child processes): numbers, ports, child
 // processes pinned to a CPU, readiness, memory, and the description of the code and the machine measured.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
@@ -126,6 +126,22 @@ export function rssMb(pid) {
     return null;
   }
 }
+
+/**
+ * CPU time `pid` has used so far (user + system, /proc/<pid>/stat), in ms; null when it cannot be read. CPU per
+ * request hardly moves when other processes load the machine, unlike requests per second: the fairer figure
+ * for a small difference on a shared machine.
+ */
+export function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 /** Samples the RSS of `pid` every 100 ms until stopped; `stop()` returns the maximum seen. */
 export function sampleRss(pid) {

@@ -48,6 +48,14 @@ const standardWebhookHeaders = (signed: boolean): ParameterObject[] => [
     signed,
     { type: 'string', example: 'v1,8LIw0gYr4nRx6mH2FvY7EyzePhq+J6KjWMcinf0omfk=' },
   ),
+  header(
+    'traceparent',
+    'W3C Trace Context: the trace this call belongs to, whose parent is the gateway\'s span of this attempt (tracing on) or ' +
+      'the caller\'s span (tracing off); a new trace when the caller sent none. Not signed (docs/receivers.md, "Tracing")',
+    true,
+    { type: 'string', pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$', example: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+  ),
+  header('tracestate', 'W3C Trace Context: the caller\'s tracestate, passed on when it sent one', false, { type: 'string', example: 'platform=abc' }),
 ];
 
 const callBody = (example: Record<string, unknown>): OperationObject['requestBody'] => ({

@@ -26,7 +26,7 @@ import json
 import re
 import time
 
-__all__ = ["WebhookVerificationError", "verify_webhook", "verify_standard_webhook", "verify_body_signature"]
+__all__ = ["WebhookVerificationError", "verify_webhook", "verify_standard_webhook", "verify_body_signature", "trace_context"]
 
 DEFAULT_TOLERANCE_SECONDS = 300
 
@@ -168,6 +168,27 @@ def _parse_call(body):
 
 def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def trace_context(headers):
+    """The W3C trace context a call carries: traceparent (the gateway's span that made this call is parent_id),
+    and tracestate when the gateway's caller sent one. Give it to your tracer as the parent of the span that
+    handles the call, or log trace_id to find the call in the gateway's logs and traces. None when the header is
+    absent or malformed."""
+    traceparent = _single_header(headers, "traceparent")
+    match = None if traceparent is None else re.fullmatch(r"00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})", traceparent.strip())
+    if match is None or set(match.group(1)) == {"0"} or set(match.group(2)) == {"0"}:
+        return None
+    context = {
+        "trace_id": match.group(1),
+        "parent_id": match.group(2),
+        "sampled": int(match.group(3), 16) & 1 == 1,
+        "traceparent": match.group(0),
+    }
+    tracestate = _header_values(headers, "tracestate")
+    if tracestate:
+        context["tracestate"] = ",".join(tracestate)
+    return context
 
 
 def _header_values(headers, name):

@@ -14,6 +14,7 @@ import time
 import unittest
 
 from action_gateway_receiver import (
+    trace_context,
     WebhookVerificationError,
     verify_body_signature,
     verify_standard_webhook,
@@ -138,3 +139,26 @@ class Frameworks(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TraceContextTest(unittest.TestCase):
+    TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+    def test_reads_traceparent_and_tracestate(self):
+        context = trace_context({"TraceParent": self.TRACEPARENT, "tracestate": "platform=abc"})
+        self.assertEqual(
+            context,
+            {
+                "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736",
+                "parent_id": "00f067aa0ba902b7",
+                "sampled": True,
+                "traceparent": self.TRACEPARENT,
+                "tracestate": "platform=abc",
+            },
+        )
+        self.assertFalse(trace_context({"traceparent": self.TRACEPARENT[:-2] + "00"})["sampled"])
+        self.assertNotIn("tracestate", trace_context({"traceparent": self.TRACEPARENT}))
+
+    def test_none_for_absent_malformed_repeated_or_zero(self):
+        for headers in ({}, {"traceparent": "nonsense"}, {"traceparent": [self.TRACEPARENT, self.TRACEPARENT]}, {"traceparent": "00-" + "0" * 32 + "-00f067aa0ba902b7-01"}):
+            self.assertIsNone(trace_context(headers))

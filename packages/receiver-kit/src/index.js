@@ -213,6 +213,25 @@ function isObject(value) {
 }
 
 /**
+ * The W3C trace context a call carries (`traceparent`, and `tracestate` when the gateway's caller sent one): the
+ * gateway's span that made this call is `parentId`. Give it to your tracer as the parent of the span that handles
+ * the call (with OpenTelemetry: `propagation.extract(context.active(), headers)` reads the same headers), or log
+ * `traceId` to find the call in the gateway's logs and traces. Undefined when the header is absent or malformed.
+ * @param {HeaderBag} headers
+ * @returns {{ traceId: string, parentId: string, sampled: boolean, traceparent: string, tracestate?: string } | undefined}
+ */
+export function traceContext(headers) {
+  const traceparent = singleHeader(headers, 'traceparent');
+  const match = traceparent === undefined ? null : /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(traceparent.trim());
+  if (!match) return undefined;
+  const [whole, traceId = '', parentId = '', flags = ''] = match;
+  if (/^0+$/.test(traceId) || /^0+$/.test(parentId)) return undefined;
+  const tracestate = header(headers, 'tracestate');
+  const context = { traceId, parentId, sampled: (parseInt(flags, 16) & 1) === 1, traceparent: whole };
+  return tracestate === undefined ? context : { ...context, tracestate };
+}
+
+/**
  * Every value of one header. Names are case-insensitive; Node lowercases them but other frameworks and
  * hand-built objects may not.
  * @param {HeaderBag} headers

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { verifyBodySignature, verifyStandardWebhook, verifyWebhook } from '@action-gateway/receiver-kit';
+import { traceContext, verifyBodySignature, verifyStandardWebhook, verifyWebhook } from '@action-gateway/receiver-kit';
 
 // Calls built by the gateway's own signer, and the verdicts expected (kept current by the gateway's tests).
 const vectors = JSON.parse(readFileSync(new URL('./vectors.json', import.meta.url), 'utf8'));
@@ -80,6 +80,24 @@ describe('inputs as frameworks give them', () => {
         assert.equal(typeof verifyWebhook(body, headers, [text, signed.keys[0]], { now: () => round }).ok, 'boolean');
         assert.equal(typeof verifyBodySignature(body, text), 'boolean');
       }
+    }
+  });
+});
+
+describe('traceContext', () => {
+  const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+
+  it('reads the gateway\'s traceparent and the caller\'s tracestate, from any header object', () => {
+    const expected = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parentId: '00f067aa0ba902b7', sampled: true, traceparent, tracestate: 'platform=abc' };
+    assert.deepEqual(traceContext({ traceparent, tracestate: 'platform=abc' }), expected);
+    assert.deepEqual(traceContext(new Headers({ TraceParent: traceparent, tracestate: 'platform=abc' })), expected);
+    assert.equal(traceContext({ traceparent: traceparent.replace(/01$/, '00') }).sampled, false);
+    assert.equal('tracestate' in traceContext({ traceparent }), false);
+  });
+
+  it('gives undefined for an absent, malformed, repeated or all-zero traceparent', () => {
+    for (const headers of [{}, { traceparent: 'nonsense' }, { traceparent: [traceparent, traceparent] }, { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` }, { traceparent: traceparent.toUpperCase() }]) {
+      assert.equal(traceContext(headers), undefined);
     }
   });
 });
