@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { closest } from '../actions/schema/schema-mistakes';
 import { COMMANDS, Command, Options, UsageError, optionsOf } from './commands';
 import { commandHelp, generalHelp } from './help';
 
@@ -49,7 +50,10 @@ function checkRequired(command: Command, options: Options): void {
 
 function commandNamed(name: string): Command {
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) throw new UsageError(`unknown command "${name}"`);
+  if (!command) {
+    const near = closest(name, Object.keys(COMMANDS));
+    throw new UsageError(`unknown command "${name}"${near ? ` (did you mean "${near}"?)` : ''}`);
+  }
   return command;
 }
 

@@ -97,6 +97,9 @@ describe('parseCommandLine', () => {
 
   it.each([
     [['frobnicate'], 'unknown command "frobnicate"'],
+    [['tenant:list'], 'unknown command "tenant:list" (did you mean "tenants:list"?)'],
+    [['bootsrap', '--tenant', 'a'], 'unknown command "bootsrap" (did you mean "bootstrap"?)'],
+    [['hmac-keys-create'], 'unknown command "hmac-keys-create" (did you mean "hmac-keys:create"?)'],
     [['help', 'frobnicate'], 'unknown command "frobnicate"'],
     [['toString'], 'unknown command "toString"'],
     [['bootstrap'], '--tenant <name> is required'],
