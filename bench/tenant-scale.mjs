@@ -6,6 +6,7 @@
 //   spread   the same, each request with a uniformly random tenant's token, right after the import
 //   in turn  every tenant once, in order (TENANTS requests): the most the read model ever holds; the service's
 //            resident memory is sampled throughout and read at the end
+//   spread   again, once the import has settled and the service is warm (as the floor is when it is measured)
 //   floor    the bare baseline (bench/baseline-server.mjs, same SQL, no framework) under `hot` and `spread`
 // Settings (environment): TENANTS (100000), BENCH_DURATION_S (10), BENCH_WARMUP_S (3), BENCH_CONNECTIONS (50),
 // READ_MODEL_CACHE_MB (the service's default), BENCH_NODE_ARGS (extra node options for the service, e.g.
@@ -179,6 +180,8 @@ async function main() {
     results.service.hot = await measure(service.url, tokens, 'hot', service.child.pid);
     results.service.turn = await measure(service.url, tokens, 'turn', service.child.pid);
     results.service.rss_after_all_mb = rssMb(service.child.pid);
+    // Spread again, once the import has settled (autovacuum's analyze) and the service is warm, as the floor is.
+    results.service.spread_later = await measure(service.url, tokens, 'spread', service.child.pid);
   } finally {
     await stopChild(service.child);
   }
@@ -193,6 +196,8 @@ async function main() {
   }
   results.ratios = {
     spread_to_hot: round(results.service.spread.rps / results.service.hot.rps, 2),
+    spread_later_to_hot: round(results.service.spread_later.rps / results.service.hot.rps, 2),
+    baseline_spread_to_hot: round(results.baseline.spread.rps / results.baseline.hot.rps, 2),
     spread_to_baseline_spread: round(results.service.spread.rps / results.baseline.spread.rps, 2),
     hot_to_baseline_hot: round(results.service.hot.rps / results.baseline.hot.rps, 2),
   };
@@ -206,6 +211,7 @@ async function main() {
     ['service: spread, right after the import', results.service.spread],
     ['service: hot (one tenant)', results.service.hot],
     ['service: every tenant in turn', results.service.turn],
+    ['service: spread, after that', results.service.spread_later],
     ['bare baseline: spread', results.baseline.spread],
     ['bare baseline: hot', results.baseline.hot],
   ]) console.log(row(name, r));

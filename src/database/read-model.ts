@@ -12,8 +12,11 @@ import { ChangedTable, ChangeFeed, ChangeSubscriber, JsonRow, LoadResult, ReadMo
 
 /** The most log entries one statement reads; more pending than that and everything is forgotten instead. */
 const CHANGES_READ = 100;
-/** The most loads one statement carries; more go in the next. */
-const LOADS_PER_STATEMENT = 256;
+/**
+ * The most loads one statement carries; more go in the next, which starts at once: a turn's cold requests run on
+ * several of the pool's connections, so on several of the server's cores (docs/decisions.md).
+ */
+const LOADS_PER_STATEMENT = 24;
 /** How long entries stay in the change log, and how often each replica prunes it. */
 const KEPT_MS = 5 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
