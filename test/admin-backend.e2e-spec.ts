@@ -8,6 +8,7 @@ import { TokenExchangeService } from '../src/auth/token-exchange.service';
 import { CommonModule } from '../src/common/common.module';
 import { ConfigModule } from '../src/config/config.module';
 import { DatabaseModule } from '../src/database/database.module';
+import type { DeepReadonly } from '../src/database/deep-readonly';
 import { ExecutionsService } from '../src/executions/executions.service';
 import { HealthModule } from '../src/health/health.module';
 import { MetricsModule } from '../src/metrics/metrics.module';
@@ -50,7 +51,7 @@ class PanelController {
   }
 
   @Get('tenants/:id/actions')
-  async list(@Param('id') id: string): Promise<ActionDto[]> {
+  async list(@Param('id') id: string): Promise<DeepReadonly<ActionDto[]>> {
     return this.actions.list(await this.tenancy.requireId(id));
   }
 }

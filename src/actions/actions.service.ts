@@ -5,6 +5,7 @@ import { InvalidRequestError } from '../common/common.errors';
 import { writtenText } from '../common/json-text';
 import { TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
+import type { DeepReadonly } from '../database/deep-readonly';
 import { ReadModel } from '../database/read-model';
 import { AsOf } from '../database/read-scope';
 import { ReadThroughCache } from '../database/read-through-cache';
@@ -32,10 +33,14 @@ export interface ExecutableAction {
   version: string;
 }
 
-/** A tenant's actions as the read model keeps them: what GET, the list and executions serve. */
+/**
+ * A tenant's actions as the read model keeps them: what GET, the list and executions serve. Shared by every
+ * request until the tenant's actions change, so the cache hands it out deeply read-only (and it is frozen too,
+ * for JavaScript callers of the exported services).
+ */
 interface TenantActions {
-  list: ActionDto[];
-  byName: Map<string, { dto: ActionDto; executable: ExecutableAction }>;
+  list: readonly ActionDto[];
+  byName: ReadonlyMap<string, { dto: ActionDto; executable: ExecutableAction }>;
   /** The JSON size of the definitions, what the read model's memory budget counts. */
   bytes: number;
 }
@@ -70,18 +75,18 @@ export class ActionsService {
 
   /**
    * Every action of the tenant, ordered by name, as of `asOf` (see AsOf; by default, the call). The list is
-   * shared: callers must not change it.
+   * shared between requests, so its type is deeply read-only.
    */
-  async list(tenantId: TenantId, asOf?: AsOf): Promise<ActionDto[]> {
+  async list(tenantId: TenantId, asOf?: AsOf): Promise<DeepReadonly<ActionDto[]>> {
     return (await this.catalog.get(tenantId, asOf)).list;
   }
 
-  async get(tenantId: TenantId, name: string, asOf?: AsOf): Promise<ActionDto> {
+  async get(tenantId: TenantId, name: string, asOf?: AsOf): Promise<DeepReadonly<ActionDto>> {
     return (await this.findServed(tenantId, name, asOf)).dto;
   }
 
   /** What running an action needs; `version` changes whenever the action does (for caching its validator). */
-  async findExecutable(tenantId: TenantId, name: string, asOf?: AsOf): Promise<ExecutableAction> {
+  async findExecutable(tenantId: TenantId, name: string, asOf?: AsOf): Promise<DeepReadonly<ExecutableAction>> {
     return (await this.findServed(tenantId, name, asOf)).executable;
   }
 
@@ -171,7 +176,7 @@ export class ActionsService {
       byName.set(action.name, { dto, executable });
       return dto;
     });
-    return { list: Object.freeze(list) as ActionDto[], byName, bytes };
+    return { list: Object.freeze(list), byName, bytes };
   }
 
   private async checkWebhookUrl(raw: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { AsOf } from './read-scope';
 import { Statement } from './statement';
+import type { DeepReadonly } from './deep-readonly';
 
 /** The tables whose changes are logged (migration 1764316800000-read-model-change-log). */
 export type ChangedTable = 'tenants' | 'api_tokens' | 'hmac_keys' | 'actions';
@@ -92,7 +93,8 @@ interface Loading<V> {
  * after the request arrived has brought the read model up to date (`synced`); a missing one is loaded in the
  * read model's next statement, which is just as fresh. A load keeps what it read only if no change it missed was
  * applied meanwhile (`mayKeep`), and concurrent requests share a load only if it started after they arrived.
- * Values are shared between requests: callers must not change them.
+ * Values are shared between requests: `get` gives them deeply read-only (DeepReadonly), so a caller that would
+ * change what other requests read does not compile.
  */
 export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
   private readonly loading = new Map<K, Loading<V>>();
@@ -111,9 +113,11 @@ export class ReadThroughCache<K extends string, V> implements ChangeSubscriber {
   }
 
   /** The value under `key`, holding everything acknowledged before `asOf` (see AsOf; by default, the call). */
-  get(key: K, asOf?: AsOf): Promise<V> {
+  get(key: K, asOf?: AsOf): Promise<DeepReadonly<V>> {
     const trace = this.options.traced?.(asOf);
-    return trace ? trace.settled(this.read(key, asOf, trace)) : this.read(key, asOf);
+    const read = trace ? trace.settled(this.read(key, asOf, trace)) : this.read(key, asOf);
+    // The one place a value becomes shared: from here on its type forbids changing it.
+    return read as Promise<DeepReadonly<V>>;
   }
 
   private async read(key: K, asOf: AsOf | undefined, trace?: ReadTrace): Promise<V> {

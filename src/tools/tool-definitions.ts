@@ -54,7 +54,7 @@ export class ToolDefinitions {
     return (this.keywordsOf ??= new ValidatorKeywords());
   }
 
-  build(format: ToolFormat, sources: ToolSource[]): ToolListResponse {
+  build(format: ToolFormat, sources: readonly ToolSource[]): ToolListResponse {
     const tools: JsonObject[] = [];
     const actions: ToolActionDto[] = [];
     const omitted: OmittedActionDto[] = [];

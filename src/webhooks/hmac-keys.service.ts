@@ -14,9 +14,10 @@ import { KeyCipher } from './key-cipher';
 import { HmacKeyLimitReachedError, HmacKeyNotFoundError } from './webhooks.errors';
 
 /** The keys a tenant's deliveries are signed with: the newest active one signs the body, all active sign the header. */
+/** Shared between requests (the read model keeps them), so read-only all the way down. */
 export interface SigningKeys {
-  primary: string;
-  all: string[];
+  readonly primary: string;
+  readonly all: readonly string[];
 }
 
 /**
