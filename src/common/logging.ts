@@ -1,5 +1,7 @@
 import pino, { Logger, LoggerOptions } from 'pino';
 import { AppConfig } from '../config/app-config';
+import { LOGGER_TRACE, TracedLogger } from '../tracing/request-trace';
+import { logIds } from '../tracing/trace-context';
 
 /** Paths of log fields that may hold a secret: they are written as [redacted]. */
 export const REDACTED_PATHS = [
@@ -24,6 +26,11 @@ export function loggerOptions(config: AppConfig): LoggerOptions {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: { err: serializeError },
+    // A request's lines name its trace (`trace_id`, `span_id`): asked of its logger when a line is written.
+    mixin: (_fields, _level, logger) => {
+      const traceOf = (logger as unknown as TracedLogger)[LOGGER_TRACE];
+      return traceOf ? logIds(traceOf()) : {};
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { logIds, TraceParent } from './trace-context';
+import { TraceParent } from './trace-context';
 import { StartedSpan, Tracing } from './tracing';
 
 declare module 'fastify' {
@@ -11,37 +11,50 @@ declare module 'fastify' {
   }
 }
 
-/** The trace begun as the request arrived, kept on the raw request until Fastify's request object exists. */
+/** The trace begun as the request arrived, kept on the raw request (Fastify's request object comes later). */
 const STARTED = Symbol('started span');
 type TracedMessage = IncomingMessage & { [STARTED]?: StartedSpan };
 
 /**
- * Every request gets its trace as it arrives, before its first log line: the SERVER span (or, when nothing is
- * recorded, the caller's trace context or a new one), whose `trace_id` and `span_id` every line the request
- * logs carries, "incoming request" and "request completed" included. The span ends with the answer.
+ * Where a request's logger finds its trace: a function on the child logger, called by the log mixin
+ * (logging.ts) only when a line is written, so a request that logs nothing costs nothing here.
+ */
+export const LOGGER_TRACE = Symbol.for('action-gateway.logger-trace');
+export type TracedLogger = { [LOGGER_TRACE]?: () => TraceParent };
+
+/**
+ * Every request has a trace, whose `trace_id` and `span_id` every line it logs carries, "incoming request" and
+ * "request completed" included. When tracing records, it is the SERVER span begun as the request arrives, ended
+ * with the answer; when not, the caller's trace context or a new one, made only when first needed (a log line,
+ * a receiver's call).
  */
 export function traceRequests(fastify: FastifyInstance, tracing: Tracing): void {
-  fastify.decorateRequest('trace', null as unknown as TraceParent);
+  const traceOf = (raw: TracedMessage): StartedSpan => (raw[STARTED] ??= tracing.startRequest(raw.headers, raw.method ?? 'GET', ''));
+  fastify.decorateRequest('trace', {
+    getter(this: FastifyRequest): TraceParent {
+      return traceOf(this.raw).trace;
+    },
+  });
   // Before any route is registered (app.init()), which is when Fastify takes the factory for each route.
   fastify.setChildLoggerFactory((logger, bindings, options, raw) => {
-    const started = tracing.startRequest(raw.headers, raw.method ?? 'GET', String(bindings.reqId));
-    (raw as TracedMessage)[STARTED] = started;
-    return logger.child({ ...bindings, ...logIds(started.trace) }, options);
-  });
-  fastify.addHook('onRequest', (request, _reply, done) => {
-    const started = (request.raw as TracedMessage)[STARTED];
-    request.trace = started?.trace ?? tracing.startRequest(request.headers, request.method, request.id).trace;
-    if (started?.span) tracing.noteArrival(request.arrivedAt, started.trace);
-    done();
+    const child = logger.child(bindings, options) as typeof logger & TracedLogger;
+    if (tracing.recording) (raw as TracedMessage)[STARTED] = tracing.startRequest(raw.headers, raw.method ?? 'GET', String(bindings.reqId));
+    child[LOGGER_TRACE] = () => traceOf(raw as TracedMessage).trace;
+    return child;
   });
   if (!tracing.recording) return;
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    tracing.noteArrival(request.arrivedAt, request.trace);
+    done();
+  });
   const finish = (request: FastifyRequest, status: number) => {
     const raw = request.raw as TracedMessage;
     const started = raw[STARTED];
-    if (!started) return;
-    raw[STARTED] = undefined;
+    if (!started?.span) return;
     tracing.forgetArrival(request.arrivedAt);
     tracing.finishRequest(started, request.method, request.routeOptions.url, status);
+    // Ended once, whichever comes first; the trace stays for what still runs (an execution after an abort).
+    raw[STARTED] = { trace: started.trace };
   };
   fastify.addHook('onResponse', (request, reply, done) => {
     finish(request, reply.statusCode);
