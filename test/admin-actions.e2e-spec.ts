@@ -89,7 +89,7 @@ describe('management API: a tenant\'s actions and executions (issue 13)', () => 
     expect(log.status).toBe(200);
     expect(log.body.executions.map((execution: any) => execution.id)).toEqual([second.body.execution.id, first.body.execution.id]);
     const [failed, succeeded] = log.body.executions;
-    expect(Object.keys(failed).sort()).toEqual(['action_name', 'attempt_log', 'attempts', 'created_at', 'duration_ms', 'error', 'http_status', 'id', 'result', 'status']);
+    expect(Object.keys(failed).sort()).toEqual(['action_name', 'attempt_log', 'attempts', 'created_at', 'duration_ms', 'error', 'http_status', 'id', 'replay_of', 'result', 'status']);
     expect(failed.attempt_log).toHaveLength(3);
     failed.attempt_log.forEach((attempt: any, index: number) => {
       expect(Object.keys(attempt).sort()).toEqual(['attempt', 'duration_ms', 'error', 'http_status', 'started_at']);
@@ -107,7 +107,8 @@ describe('management API: a tenant\'s actions and executions (issue 13)', () => 
     const badLimit = await admin(testApp, 'GET', `${path}/executions?limit=0`);
     expect([badLimit.status, badLimit.body]).toEqual([400, { error: 'Invalid request', details: 'limit: must be a positive integer' }]);
 
-    expect((await admin(testApp, 'GET', `${path}/executions/${failed.id}`)).body).toEqual({ execution: failed });
+    // The lookup adds what was sent and what came back (test/execution-log.e2e-spec.ts).
+    expect((await admin(testApp, 'GET', `${path}/executions/${failed.id}`)).body).toEqual({ execution: { ...failed, payload: expect.objectContaining({ status: 'kept' }) } });
     for (const id of [randomUUID(), 'nope']) {
       const missing = await admin(testApp, 'GET', `${path}/executions/${id}`);
       expect([missing.status, missing.body]).toEqual([404, { error: 'Execution not found' }]);

@@ -62,11 +62,16 @@ describe('OpenAPI description', () => {
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}',
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/executions',
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/executions/{execution_id}',
+      'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/log-settings',
       'GET /api/v1/admin/tenants/{tenant_id}/api-tokens',
       'GET /api/v1/admin/tenants/{tenant_id}/hmac-keys',
       'GET /api/v1/gateway/actions',
       'GET /api/v1/gateway/actions/{action_name}',
       'GET /api/v1/gateway/actions/{action_name}/executions',
+      'GET /api/v1/gateway/actions/{action_name}/executions/{execution_id}',
+      'GET /api/v1/gateway/actions/{action_name}/log-settings',
+      'GET /api/v1/gateway/executions',
+      'GET /api/v1/gateway/stats',
       'GET /api/v1/gateway/tools',
       'PATCH /api/v1/admin/tenants/{tenant_id}',
       'POST /api/v1/admin/portal-links/redeem',
@@ -74,15 +79,19 @@ describe('OpenAPI description', () => {
       'POST /api/v1/admin/tenants',
       'POST /api/v1/admin/tenants/{tenant_id}/actions',
       'POST /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/execute',
+      'POST /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/executions/{execution_id}/replay',
       'POST /api/v1/admin/tenants/{tenant_id}/api-tokens',
       'POST /api/v1/admin/tenants/{tenant_id}/hmac-keys',
       'POST /api/v1/admin/tenants/{tenant_id}/portal-links',
       'POST /api/v1/gateway/actions',
       'POST /api/v1/gateway/actions/{action_name}/execute',
+      'POST /api/v1/gateway/actions/{action_name}/executions/{execution_id}/replay',
       'POST /api/v1/gateway/mcp',
       'POST /api/v1/gateway/token/exchange',
       'PUT /api/v1/admin/tenants/{tenant_id}/actions/{action_name}',
+      'PUT /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/log-settings',
       'PUT /api/v1/gateway/actions/{action_name}',
+      'PUT /api/v1/gateway/actions/{action_name}/log-settings',
     ]);
     const create = document.paths['/api/v1/gateway/actions'].post;
     expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '429', '503']);
@@ -108,6 +117,9 @@ describe('OpenAPI description', () => {
         'signIn', 'getSession', 'signOut', 'createPortalLink', 'redeemPortalLink',
         'listTenantActions', 'createTenantAction', 'getTenantAction', 'updateTenantAction', 'deleteTenantAction',
         'executeTenantAction', 'listTenantActionExecutions', 'getTenantActionExecution',
+        // The delivery log (issue 29).
+        'getExecution', 'replayExecution', 'listTenantExecutions', 'getExecutionStats', 'getLogSettings', 'updateLogSettings',
+        'replayTenantActionExecution', 'getTenantActionLogSettings', 'updateTenantActionLogSettings',
       ].sort(),
     );
     // Every operation that takes a body can meet the 1 MB limit.

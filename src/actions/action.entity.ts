@@ -26,4 +26,11 @@ export class Action {
 
   @Column('timestamptz', { name: 'updated_at' })
   updatedAt: Date;
+
+  /**
+   * Whether the delivery log keeps what its executions sent and got back (docs/decisions.md, "The delivery log").
+   * Not one of the Action's fields in the gateway API (spec 2.1): set through its log settings.
+   */
+  @Column('boolean', { name: 'payload_logging', default: true })
+  payloadLogging: boolean;
 }

@@ -10,7 +10,7 @@ import { JsonRow, ReadModelQuery } from '../database/read-through-cache';
 import { withTenantLock } from '../tenancy/tenant-lock';
 import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { Action } from './action.entity';
-import { ACTION_BY_NAME_SQL, ACTIONS_OF_TENANT_SQL, ActionRow, INSERT_ACTION_SQL, UPDATE_ACTION_SQL } from './actions.sql';
+import { ACTION_BY_NAME_SQL, ACTIONS_OF_TENANT_SQL, ActionRow, INSERT_ACTION_SQL, SET_PAYLOAD_LOGGING_SQL, UPDATE_ACTION_SQL } from './actions.sql';
 
 export type InsertOutcome = 'created' | 'name_taken' | 'limit_reached';
 export type ActionChanges = Partial<Pick<Action, 'description' | 'webhookUrl' | 'jsonSchema'>>;
@@ -44,6 +44,7 @@ function toAction(row: ActionRow): Action {
     webhookUrl: row.webhook_url,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    payloadLogging: row.payload_logging,
   });
 }
 
@@ -109,6 +110,7 @@ export class ActionsRepository {
           action.webhookUrl,
           action.createdAt,
           action.updatedAt,
+          action.payloadLogging ?? true,
         ]);
         return 'created';
       });
@@ -116,6 +118,16 @@ export class ActionsRepository {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION) return 'name_taken';
       throw error;
     }
+  }
+
+  /**
+   * Turns the delivery log's payload logging of the action on or off. Not a change of the action's definition:
+   * `updated_at` stays. Null when the action does not exist.
+   */
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.STRING, false] })
+  async setPayloadLogging(tenantId: TenantId, name: string, on: boolean): Promise<Action | null> {
+    const rows = await this.pool.query(SET_PAYLOAD_LOGGING_SQL, [tenantId, name, on]);
+    return rows.length > 0 ? toAction(rows[0]) : null;
   }
 
   /** Applies `changes`; null when the action does not exist (any more). */

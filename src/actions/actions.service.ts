@@ -31,6 +31,8 @@ export interface ExecutableAction {
   webhookUrl: string;
   jsonSchema: Record<string, unknown>;
   version: string;
+  /** Whether its executions' payloads are kept in the delivery log. */
+  payloadLogging: boolean;
 }
 
 /**
@@ -114,6 +116,7 @@ export class ActionsService {
       webhookUrl: request.webhook_url,
       createdAt: now,
       updatedAt: now,
+      payloadLogging: true,
     });
     const outcome = await this.actions.insertWithinLimit(tenantId, action, limit);
     if (outcome === 'name_taken') throw new ActionNameTakenError(request.name);
@@ -146,6 +149,21 @@ export class ActionsService {
     return this.map(updated);
   }
 
+  /** The action's log settings (not part of its definition: the Action resource does not change). */
+  async logSettings(tenantId: TenantId, name: string, asOf?: AsOf): Promise<{ payloadLogging: boolean }> {
+    return { payloadLogging: (await this.findExecutable(tenantId, name, asOf)).payloadLogging };
+  }
+
+  async setPayloadLogging(tenantId: TenantId, name: string, on: boolean): Promise<{ payloadLogging: boolean }> {
+    const updated = isActionName(name) ? await this.actions.setPayloadLogging(tenantId, name, on) : null;
+    if (!updated) throw new ActionNotFoundError();
+    return { payloadLogging: updated.payloadLogging };
+  }
+
+  /**
+   * Deletes the action. Its delivery log goes afterwards, in the background (a trigger queues it for
+   * ExecutionLogMaintenance), so the request does not wait for a history of any size.
+   */
   async delete(tenantId: TenantId, name: string): Promise<void> {
     const deleted = isActionName(name) && (await this.actions.delete(tenantId, name));
     if (!deleted) throw new ActionNotFoundError();
@@ -172,6 +190,7 @@ export class ActionsService {
         webhookUrl: action.webhookUrl,
         jsonSchema: dto.json_schema,
         version: `${action.id}@${action.updatedAt.getTime()}`,
+        payloadLogging: action.payloadLogging,
       });
       byName.set(action.name, { dto, executable });
       return dto;

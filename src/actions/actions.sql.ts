@@ -15,9 +15,10 @@ export interface ActionRow {
   webhook_url: string;
   created_at: Date;
   updated_at: Date;
+  payload_logging: boolean;
 }
 
-export const ACTION_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'json_schema', 'webhook_url', 'created_at', 'updated_at'] as const;
+export const ACTION_COLUMNS = ['id', 'tenant_id', 'name', 'description', 'json_schema', 'webhook_url', 'created_at', 'updated_at', 'payload_logging'] as const;
 
 /**
  * A column as read: `json_schema` as its text, so that it comes back with its keys in the order and its numbers
@@ -34,7 +35,9 @@ export const ACTIONS_OF_TENANT_SQL = tenantStatement<[], ActionRow>(`${SELECT_AC
 
 /** A new action of tenant `$1`, the other columns in ACTION_COLUMNS' order; `json_schema` is given as its text. */
 const INSERTED_COLUMNS = ['tenant_id', ...ACTION_COLUMNS.filter((column) => column !== 'tenant_id')];
-export const INSERT_ACTION_SQL = tenantStatement<[id: string, name: string, description: string, jsonSchema: string, webhookUrl: string, createdAt: Date, updatedAt: Date]>(
+export const INSERT_ACTION_SQL = tenantStatement<
+  [id: string, name: string, description: string, jsonSchema: string, webhookUrl: string, createdAt: Date, updatedAt: Date, payloadLogging: boolean]
+>(
   `INSERT INTO actions (${INSERTED_COLUMNS.join(', ')}) VALUES (${INSERTED_COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})`,
 );
 
@@ -45,4 +48,9 @@ export const INSERT_ACTION_SQL = tenantStatement<[id: string, name: string, desc
 export const UPDATE_ACTION_SQL = tenantStatement<[name: string, description: string | null, webhookUrl: string | null, jsonSchema: string | null, at: Date], ActionRow>(
   'UPDATE actions SET description = COALESCE($3, description), webhook_url = COALESCE($4, webhook_url), ' +
     `json_schema = COALESCE($5::json, json_schema), updated_at = $6 WHERE tenant_id = $1 AND name = $2 RETURNING ${READ_COLUMNS}`,
+);
+
+/** Sets payload_logging `$3` of the action `$2` of tenant `$1` (updated_at stays); returns the action, or no row. */
+export const SET_PAYLOAD_LOGGING_SQL = tenantStatement<[name: string, on: boolean], ActionRow>(
+  `UPDATE actions SET payload_logging = $3 WHERE tenant_id = $1 AND name = $2 RETURNING ${READ_COLUMNS}`,
 );

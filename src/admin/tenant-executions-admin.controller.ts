@@ -1,15 +1,19 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiParam, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiParam, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ActionNameParam } from '../actions/dto/action-fields';
-import { ApiErrors, conflict, invalid, notFound } from '../common/api-errors.decorator';
+import { ActionsService } from '../actions/actions.service';
+import { ApiErrors, conflict, gone, invalid, notFound } from '../common/api-errors.decorator';
 import { ForwardsAsWritten } from '../common/json-body.interceptor';
 import { ADMIN_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
 import { ExecuteActionRequest } from '../executions/dto/execute-action.request';
 import { ExecutionDetailListResponse, ExecutionDetailResponse } from '../executions/dto/execution-detail.response';
-import { ExecutionResponse } from '../executions/dto/execution.response';
-import { parseExecutionLimit, parseExecutionStatus } from '../executions/execution-query';
+import { ExecutionResponse, ReplayResponse } from '../executions/dto/execution.response';
+import { LogSettingsResponse, UpdateLogSettingsRequest } from '../executions/dto/log-settings';
+import { ExecutionLogService } from '../executions/execution-log.service';
+import { ApiExecutionListQuery } from '../executions/execution-list.openapi';
+import { parseExecutionListQuery, QueryValue } from '../executions/execution-query';
 import { ExecutionsService } from '../executions/executions.service';
 import { TenantBudgeted } from '../rate-limit/managed-tenant-throttler.guard';
 import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
@@ -29,7 +33,11 @@ import { TraceParent } from '../tracing/trace-context';
 @ActionNameParam()
 @UseGuards(ManagementAuthGuard, ExistingTenantGuard)
 export class TenantExecutionsAdminController {
-  constructor(private readonly executions: ExecutionsService) {}
+  constructor(
+    private readonly executions: ExecutionsService,
+    private readonly log: ExecutionLogService,
+    private readonly actions: ActionsService,
+  ) {}
 
   @Post('execute')
   @HttpCode(200)
@@ -52,28 +60,67 @@ export class TenantExecutionsAdminController {
   }
 
   @Get('executions')
-  @ApiOperation({ summary: 'The action\'s execution log, newest first, with every attempt', operationId: 'listTenantActionExecutions' })
-  @ApiQuery({ name: 'limit', required: false, description: 'How many, newest first; at most 100 are listed, whatever is asked', schema: { type: 'integer', minimum: 1, default: 20 } })
-  @ApiQuery({ name: 'status', required: false, schema: { type: 'string', enum: ['succeeded', 'failed'] } })
+  @ApiOperation({ summary: 'The action\'s execution log, newest first, with every attempt; filtered and paged', operationId: 'listTenantActionExecutions' })
+  @ApiExecutionListQuery(false)
   @ApiOkResponse({ type: ExecutionDetailListResponse })
   @ApiErrors(invalid('limit: must be a positive integer'))
   async list(
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
-    @Query('limit') limit?: string,
-    @Query('status') status?: string,
+    @Query() query: Record<string, QueryValue>,
   ): Promise<ExecutionDetailListResponse> {
-    return { executions: await this.executions.listWithAttempts(tenantId, name, parseExecutionLimit(limit), parseExecutionStatus(status)) };
+    return this.log.listWithAttempts(tenantId, name, parseExecutionListQuery(query, false));
   }
 
   @Get('executions/:execution_id')
-  @ApiOperation({ summary: 'One execution with every attempt (start, duration, status, error)', operationId: 'getTenantActionExecution' })
+  @ApiOperation({ summary: 'One execution: every attempt, what was sent and what came back', operationId: 'getTenantActionExecution' })
+  @ApiParam({ name: 'execution_id', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({ type: ExecutionDetailResponse })
+  @ApiErrors(notFound('Tenant not found', 'Action not found', 'Execution not found'))
   async get(
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Param('execution_id') id: string,
   ): Promise<ExecutionDetailResponse> {
-    return { execution: await this.executions.getWithAttempts(tenantId, name, id) };
+    return { execution: await this.log.get(tenantId, name, id) };
+  }
+
+  @Post('executions/:execution_id/replay')
+  @HttpCode(200)
+  @TenantBudgeted()
+  @ApiOperation({
+    summary: 'Run the action again with the parameters of one of its executions (a new execution with replay_of); counts against the tenant\'s rate limit',
+    operationId: 'replayTenantActionExecution',
+  })
+  @ApiParam({ name: 'execution_id', schema: { type: 'string', format: 'uuid' } })
+  @ApiOkResponse({ type: ReplayResponse })
+  @ApiErrors(
+    notFound('Tenant not found', 'Action not found', 'Execution not found'),
+    conflict('execution cannot be replayed: its payload was not logged (payload logging was off for the action)'),
+    gone('execution cannot be replayed: its payload has expired (payloads are kept 7 days)'),
+    429,
+  )
+  async replay(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string, @Param('execution_id') id: string): Promise<ReplayResponse> {
+    return { execution: (await this.executions.replay(tenantId, name, id)) as ReplayResponse['execution'] };
+  }
+
+  @Get('log-settings')
+  @ApiOperation({ summary: 'The action\'s delivery log settings (payload logging)', operationId: 'getTenantActionLogSettings' })
+  @ApiOkResponse({ type: LogSettingsResponse })
+  async logSettings(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<LogSettingsResponse> {
+    return { log_settings: { payload_logging: (await this.actions.logSettings(tenantId, name)).payloadLogging } };
+  }
+
+  @Put('log-settings')
+  @ApiOperation({ summary: 'Turn payload logging on or off for the action', operationId: 'updateTenantActionLogSettings' })
+  @ApiBody({ type: UpdateLogSettingsRequest })
+  @ApiOkResponse({ type: LogSettingsResponse })
+  @ApiErrors(invalid('payload_logging: must be a boolean'))
+  async updateLogSettings(
+    @ExistingTenant() tenantId: TenantId,
+    @Param('action_name') name: string,
+    @Body() body: UpdateLogSettingsRequest,
+  ): Promise<LogSettingsResponse> {
+    return { log_settings: { payload_logging: (await this.actions.setPayloadLogging(tenantId, name, body.payload_logging)).payloadLogging } };
   }
 }

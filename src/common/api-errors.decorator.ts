@@ -9,6 +9,7 @@ export const ERROR_EXAMPLES: Record<number, { description: string; example: Erro
   403: { description: 'Tenant quota reached', example: { error: 'action limit reached: a tenant may have at most 100 actions' } },
   404: { description: 'Not found', example: { error: 'Action not found' } },
   409: { description: 'Conflict', example: { error: "action with name 'get_weather' already exists" } },
+  410: { description: 'Gone', example: { error: 'execution cannot be replayed: its payload has expired (payloads are kept 7 days)' } },
   413: { description: 'Body over 1 MB', example: { error: 'Payload too large' } },
   429: { description: 'Rate limit exceeded (see Retry-After)', example: { error: 'Rate limit exceeded' } },
   503: { description: 'The database is unreachable, or its migrations are pending', example: { error: 'Service unavailable' } },
@@ -26,6 +27,8 @@ export const notFound = (...errors: string[]): ErrorCase => ({ status: 404, exam
 export const forbidden = (error: string): ErrorCase => ({ status: 403, examples: [{ error }] });
 /** 409 with this operation's text. */
 export const conflict = (error: string): ErrorCase => ({ status: 409, examples: [{ error }] });
+/** 410 with this operation's text. */
+export const gone = (error: string): ErrorCase => ({ status: 410, examples: [{ error }] });
 /** 400 `Invalid request` with this operation's details (and any other error bodies it gives). */
 export const invalid = (details: string, ...others: ErrorBody[]): ErrorCase => ({ status: 400, examples: [{ error: 'Invalid request', details }, ...others] });
 

@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'gone'
   | 'payload_too_large'
   | 'rate_limited'
   | 'unavailable';

@@ -65,6 +65,8 @@ export class AppConfig {
    */
   readonly schemaWorkerMsPerMinute: number;
   readonly executionRetentionDays: number;
+  /** How long an execution's payload (what was sent, what came back) is kept; at most executionRetentionDays. */
+  readonly executionPayloadRetentionDays: number;
   readonly runMigrations: boolean;
   readonly shutdown: {
     /** After SIGTERM, how long /readyz answers 503 while the service still serves, so load balancers move away. */

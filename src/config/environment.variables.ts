@@ -102,6 +102,9 @@ export class EnvironmentVariables {
   @Integer(1, 3650)
   EXECUTION_RETENTION_DAYS?: number;
 
+  @Integer(1, 3650)
+  EXECUTION_PAYLOAD_RETENTION_DAYS?: number;
+
   @Integer(1)
   RATE_LIMIT_PER_HOUR?: number;
 

@@ -104,6 +104,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', ...strong, ...override })).toThrow(message);
   });
 
+  it('keeps payloads 7 days by default, never longer than the executions, and refuses a payload retention above it', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() })).toMatchObject({ executionRetentionDays: 30, executionPayloadRetentionDays: 7 });
+    expect(loadConfig({ DATA_DIR: dataDir(), EXECUTION_RETENTION_DAYS: '3' }).executionPayloadRetentionDays).toBe(3);
+    expect(loadConfig({ DATA_DIR: dataDir(), EXECUTION_PAYLOAD_RETENTION_DAYS: '30' }).executionPayloadRetentionDays).toBe(30);
+    const error = captureConfigError({ DATA_DIR: dataDir(), EXECUTION_RETENTION_DAYS: '10', EXECUTION_PAYLOAD_RETENTION_DAYS: '11' });
+    expect(error.message).toBe('Configuration error: EXECUTION_PAYLOAD_RETENTION_DAYS must be at most EXECUTION_RETENTION_DAYS (10), not 11');
+    expect(captureConfigError({ DATA_DIR: dataDir(), EXECUTION_PAYLOAD_RETENTION_DAYS: '0' }).message).toMatch(/^Configuration error: EXECUTION_PAYLOAD_RETENTION_DAYS must be a whole number/);
+  });
+
   it('accepts a database password that is not one of the secrets', () => {
     expect(loadConfig({ NODE_ENV: 'production', ...strong, DATABASE_URL: 'postgres://app:db-password@db/gateway' }).production).toBe(true);
   });

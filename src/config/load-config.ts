@@ -49,6 +49,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   checkSecrets(env, production ? problem : (variable, text) => warnings.push(`${variable} ${text} (accepted outside production, refused in production)`));
   const trustProxy = trustProxySetting(env.TRUST_PROXY, problem);
   const tracing = tracingSettings(env, problem, (text) => warnings.push(text));
+  const executionRetentionDays = env.EXECUTION_RETENTION_DAYS ?? 30;
+  // Payloads are part of an execution: kept no longer than it (a week by default, as they may carry personal data).
+  if (env.EXECUTION_PAYLOAD_RETENTION_DAYS !== undefined && env.EXECUTION_PAYLOAD_RETENTION_DAYS > executionRetentionDays) {
+    problem('EXECUTION_PAYLOAD_RETENTION_DAYS', `must be at most EXECUTION_RETENTION_DAYS (${executionRetentionDays}), not ${env.EXECUTION_PAYLOAD_RETENTION_DAYS}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR ?? '.data');
@@ -88,7 +93,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     actionsPerTenant: env.ACTIONS_PER_TENANT ?? 100,
     schemaWorkerMsPerMinute: env.SCHEMA_WORKER_MS_PER_MINUTE ?? 10_000,
-    executionRetentionDays: env.EXECUTION_RETENTION_DAYS ?? 30,
+    executionRetentionDays,
+    executionPayloadRetentionDays: env.EXECUTION_PAYLOAD_RETENTION_DAYS ?? Math.min(7, executionRetentionDays),
     runMigrations: env.RUN_MIGRATIONS ?? !production,
     shutdown: { delayMs: env.SHUTDOWN_DELAY_MS ?? (production ? 5_000 : 0), graceMs: env.SHUTDOWN_GRACE_MS ?? 55_000 },
     trustProxy,

@@ -14,7 +14,9 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
     url: settings.url,
     migrations: MIGRATIONS,
     migrationsRun: false,
-    migrationsTransactionMode: 'all',
+    // Each migration in a transaction of its own, so that one may run without (`transaction = false`): the delivery
+    // log's move to partitions validates and builds indexes beside live traffic, each step committed on its own.
+    migrationsTransactionMode: 'each',
     synchronize: false,
     // TypeORM's messages go to the JSON log, without parameter values (typeorm-logger.ts).
     logger: new TypeOrmLogger(),

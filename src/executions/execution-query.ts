@@ -4,21 +4,89 @@ import { ExecutionStatus } from './execution.entity';
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
 const STATUSES: readonly ExecutionStatus[] = ['succeeded', 'failed'];
+/** RFC 3339's date-time: a full date, a full time (fraction optional) and an offset (Z or ±hh:mm). */
+const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A query parameter as Fastify gives it: absent, once, or repeated. */
+export type QueryValue = string | string[] | undefined;
+
+/** The query of an execution list, parsed: what to select and where to start. */
+export interface ExecutionListQuery {
+  limit: number;
+  status?: ExecutionStatus;
+  /** The action's name (tenant-wide list only). */
+  action?: string;
+  since?: Date;
+  until?: Date;
+  cursor?: string;
+}
 
 /**
  * `?limit=N` of an execution list: a positive integer, default 20. One answer holds at most 100 (the contract's
  * "at most 100"), so a larger N gives the newest 100.
  */
-export function parseExecutionLimit(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_LIMIT;
-  const limit = /^\d+$/.test(raw) ? Number(raw) : NaN;
+export function parseExecutionLimit(raw: QueryValue): number {
+  const text = once('limit', raw);
+  if (text === undefined) return DEFAULT_LIMIT;
+  const limit = /^\d+$/.test(text) ? Number(text) : NaN;
   if (!(limit >= 1)) throw new InvalidRequestError('limit: must be a positive integer');
   return Math.min(limit, MAX_LIMIT);
 }
 
 /** `?status=succeeded|failed` of an execution list; absent: every status. */
-export function parseExecutionStatus(raw: string | undefined): ExecutionStatus | undefined {
-  if (raw === undefined) return undefined;
-  if (!(STATUSES as readonly string[]).includes(raw)) throw new InvalidRequestError('status: must be "succeeded" or "failed"');
-  return raw as ExecutionStatus;
+export function parseExecutionStatus(raw: QueryValue): ExecutionStatus | undefined {
+  const text = once('status', raw);
+  if (text === undefined) return undefined;
+  if (!(STATUSES as readonly string[]).includes(text)) throw new InvalidRequestError('status: must be "succeeded" or "failed"');
+  return text as ExecutionStatus;
+}
+
+/** An RFC 3339 date-time (`2026-11-27T10:00:00Z`, `2026-11-27T11:00:00.5+01:00`); absent: undefined. */
+export function parseDateTime(name: string, raw: QueryValue): Date | undefined {
+  const text = once(name, raw);
+  if (text === undefined) return undefined;
+  const match = RFC_3339.exec(text);
+  const date = match ? new Date(text.toUpperCase()) : undefined;
+  // Date.parse rolls 2026-02-30 over to March: a date that does not exist is refused, not moved.
+  const exists =
+    match && date && !Number.isNaN(date.getTime()) && Number(match[2]) <= 12 && Number(match[3]) <= daysIn(Number(match[1]), Number(match[2])) && Number(match[4]) < 24;
+  if (!exists) throw new InvalidRequestError(`${name}: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z`);
+  return date;
+}
+
+/**
+ * Every filter of an execution list. Problems are named together, as the body validation does:
+ * `status: ...; since: ...`. `action` is read only where the list is tenant-wide.
+ */
+export function parseExecutionListQuery(query: Record<string, QueryValue>, tenantWide: boolean): ExecutionListQuery {
+  const problems: string[] = [];
+  const read = <T>(parse: () => T): T | undefined => {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof InvalidRequestError)) throw error;
+      problems.push(error.details ?? error.message);
+      return undefined;
+    }
+  };
+  const limit = read(() => parseExecutionLimit(query.limit)) ?? DEFAULT_LIMIT;
+  const status = read(() => parseExecutionStatus(query.status));
+  const since = read(() => parseDateTime('since', query.since));
+  const until = read(() => parseDateTime('until', query.until));
+  const action = tenantWide ? read(() => once('action', query.action)) : undefined;
+  if (action !== undefined && !/^[a-z0-9_]{1,100}$/.test(action)) problems.push('action: must be an action name');
+  const cursor = read(() => once('cursor', query.cursor));
+  if (cursor === '') problems.push('cursor: must not be empty');
+  if (since && until && since >= until) problems.push('until: must be later than since');
+  if (problems.length > 0) throw new InvalidRequestError(problems.join('; '));
+  return { limit, status, action, since, until, cursor };
+}
+
+function once(name: string, raw: QueryValue): string | undefined {
+  if (Array.isArray(raw)) throw new InvalidRequestError(`${name}: must be given once`);
+  return raw;
+}
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }

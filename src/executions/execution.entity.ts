@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export type ExecutionStatus = 'succeeded' | 'failed';
+export type PayloadState = 'kept' | 'off' | 'none';
 
 /** One try at delivering an execution. */
 export interface AttemptRecord {
@@ -11,7 +12,10 @@ export interface AttemptRecord {
   error: string;
 }
 
-/** One run of an action: the outcome, and every attempt it took. */
+/**
+ * One run of an action: the outcome, and every attempt it took. Partitioned by day on `created_at` (the primary
+ * key is `(id, created_at)`); its payload, when kept, is in `execution_payloads`.
+ */
 @Entity('executions')
 export class Execution {
   @PrimaryColumn('uuid')
@@ -49,4 +53,12 @@ export class Execution {
 
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;
+
+  /** The execution this one replayed, if it is a replay. */
+  @Column('uuid', { name: 'replay_of', nullable: true })
+  replayOf: string | null;
+
+  /** Whether its payload was kept (`kept`), not logged (`off`: payload logging off), or predates payloads (`none`). */
+  @Column('varchar', { length: 8 })
+  payload: PayloadState;
 }

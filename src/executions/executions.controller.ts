@@ -1,9 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ArrivedAt } from '../common/request-arrival';
 import { AsOf } from '../database/read-scope';
-import { ApiErrors, conflict, invalid } from '../common/api-errors.decorator';
+import { ApiErrors, conflict, gone, invalid, notFound } from '../common/api-errors.decorator';
 import { ForwardsAsWritten } from '../common/json-body.interceptor';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
@@ -11,9 +11,14 @@ import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
 import { RequestTrace } from '../tracing/request-trace';
 import { TraceParent } from '../tracing/trace-context';
 import { ActionNameParam } from '../actions/dto/action-fields';
+import { ActionsService } from '../actions/actions.service';
 import { ExecuteActionRequest } from './dto/execute-action.request';
-import { ExecutionListResponse, ExecutionResponse } from './dto/execution.response';
-import { parseExecutionLimit } from './execution-query';
+import { ExecutionDetailResponse } from './dto/execution-detail.response';
+import { ExecutionListResponse, ExecutionResponse, ReplayResponse } from './dto/execution.response';
+import { LogSettingsResponse, UpdateLogSettingsRequest } from './dto/log-settings';
+import { ExecutionLogService } from './execution-log.service';
+import { parseExecutionListQuery, QueryValue } from './execution-query';
+import { ApiExecutionListQuery } from './execution-list.openapi';
 import { ExecutionsService } from './executions.service';
 
 @ApiTags('executions')
@@ -23,7 +28,11 @@ import { ExecutionsService } from './executions.service';
 @Controller(`${GATEWAY_PREFIX}/actions/:action_name`)
 @TenantAuthenticated()
 export class ExecutionsController {
-  constructor(private readonly executions: ExecutionsService) {}
+  constructor(
+    private readonly executions: ExecutionsService,
+    private readonly log: ExecutionLogService,
+    private readonly actions: ActionsService,
+  ) {}
 
   @Post('execute')
   @HttpCode(200)
@@ -49,16 +58,96 @@ export class ExecutionsController {
   }
 
   @Get('executions')
-  @ApiOperation({ operationId: 'listExecutions', summary: 'The latest executions, newest first' })
-  @ApiQuery({ name: 'limit', required: false, description: 'How many, newest first; at most 100 are listed, whatever is asked', schema: { type: 'integer', minimum: 1, default: 20 } })
+  @ApiOperation({
+    operationId: 'listExecutions',
+    summary: 'The action\'s executions, newest first, filtered and paged',
+    description: 'Each page continues where the previous one ended (next_cursor), so executions stored meanwhile are neither repeated nor make a page skip any.',
+  })
+  @ApiExecutionListQuery(false)
   @ApiOkResponse({ type: ExecutionListResponse })
   @ApiErrors(invalid('limit: must be a positive integer'))
   async list(
     @CurrentTenant() tenantId: TenantId,
     @ArrivedAt() arrivedAt: AsOf,
     @Param('action_name') name: string,
-    @Query('limit') limit?: string,
+    @Query() query: Record<string, QueryValue>,
   ): Promise<ExecutionListResponse> {
-    return { executions: await this.executions.list(tenantId, name, parseExecutionLimit(limit), arrivedAt) };
+    return this.log.list(tenantId, name, parseExecutionListQuery(query, false), arrivedAt);
+  }
+
+  @Get('executions/:execution_id')
+  @ApiOperation({
+    operationId: 'getExecution',
+    summary: 'One execution: its attempts, what was sent and what came back',
+    description: 'The payload is there while payload logging was on for the action and EXECUTION_PAYLOAD_RETENTION_DAYS have not passed.',
+  })
+  @ApiParam({ name: 'execution_id', schema: { type: 'string', format: 'uuid' } })
+  @ApiOkResponse({ type: ExecutionDetailResponse })
+  @ApiErrors(notFound('Action not found', 'Execution not found'))
+  async get(
+    @CurrentTenant() tenantId: TenantId,
+    @ArrivedAt() arrivedAt: AsOf,
+    @Param('action_name') name: string,
+    @Param('execution_id') id: string,
+  ): Promise<ExecutionDetailResponse> {
+    return { execution: await this.log.get(tenantId, name, id, arrivedAt) };
+  }
+
+  @Post('executions/:execution_id/replay')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'replayExecution',
+    summary: 'Run the action again with the parameters of one of its executions',
+    description:
+      'A new execution, against the action\'s current definition: the parameters are checked again and the call signed anew. ' +
+      'It carries the original execution\'s id as its webhook-id (Standard Webhooks: the same id when a message is sent again), ' +
+      'so a receiver that already handled it can tell. Needs the stored payload: 409 when payload logging was off, 410 once it has expired.',
+  })
+  @ApiParam({ name: 'execution_id', schema: { type: 'string', format: 'uuid' } })
+  @ApiOkResponse({ type: ReplayResponse, description: 'The new execution, with replay_of' })
+  @ApiErrors(
+    notFound('Action not found', 'Execution not found'),
+    invalid('body: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }),
+    conflict('execution cannot be replayed: its payload was not logged (payload logging was off for the action)'),
+    gone('execution cannot be replayed: its payload has expired (payloads are kept 7 days)'),
+  )
+  async replay(
+    @CurrentTenant() tenantId: TenantId,
+    @ArrivedAt() arrivedAt: AsOf,
+    @Param('action_name') name: string,
+    @Param('execution_id') id: string,
+    @RequestTrace() trace: TraceParent,
+  ): Promise<ReplayResponse> {
+    return { execution: (await this.executions.replay(tenantId, name, id, arrivedAt, trace)) as ReplayResponse['execution'] };
+  }
+
+  @Get('log-settings')
+  @ApiOperation({
+    operationId: 'getLogSettings',
+    summary: 'The action\'s delivery log settings',
+    description: 'Kept apart from the Action, whose fields the interface fixes.',
+  })
+  @ApiOkResponse({ type: LogSettingsResponse })
+  async logSettings(@CurrentTenant() tenantId: TenantId, @ArrivedAt() arrivedAt: AsOf, @Param('action_name') name: string): Promise<LogSettingsResponse> {
+    const settings = await this.actions.logSettings(tenantId, name, arrivedAt);
+    return { log_settings: { payload_logging: settings.payloadLogging } };
+  }
+
+  @Put('log-settings')
+  @ApiOperation({
+    operationId: 'updateLogSettings',
+    summary: 'Turn payload logging on or off for the action',
+    description: 'Off: executions from then on keep their summary and attempts but not what was sent or came back (parameters may carry personal data), and cannot be replayed.',
+  })
+  @ApiBody({ type: UpdateLogSettingsRequest })
+  @ApiOkResponse({ type: LogSettingsResponse })
+  @ApiErrors(invalid('payload_logging: must be a boolean'))
+  async updateLogSettings(
+    @CurrentTenant() tenantId: TenantId,
+    @Param('action_name') name: string,
+    @Body() body: UpdateLogSettingsRequest,
+  ): Promise<LogSettingsResponse> {
+    const settings = await this.actions.setPayloadLogging(tenantId, name, body.payload_logging);
+    return { log_settings: { payload_logging: settings.payloadLogging } };
   }
 }

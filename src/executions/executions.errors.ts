@@ -20,3 +20,19 @@ export class ExecutionNotFoundError extends DomainError {
     super('Execution not found');
   }
 }
+
+/** A replay needs the parameters as sent: an execution whose payload was not logged has none to send. */
+export class PayloadNotLoggedError extends DomainError {
+  readonly kind = 'conflict';
+  constructor(reason: string) {
+    super(`execution cannot be replayed: ${reason}`);
+  }
+}
+
+/** A replay of an execution whose payload is past EXECUTION_PAYLOAD_RETENTION_DAYS. */
+export class PayloadExpiredError extends DomainError {
+  readonly kind = 'gone';
+  constructor(days: number) {
+    super(`execution cannot be replayed: its payload has expired (payloads are kept ${days} days)`);
+  }
+}

@@ -5,14 +5,17 @@ import { MetricsModule } from '../metrics/metrics.module';
 import { TracingModule } from '../tracing/tracing.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Execution } from './execution.entity';
+import { ExecutionLogMaintenance } from './execution-log-maintenance';
+import { ExecutionLogService } from './execution-log.service';
 import { ExecutionsRepository } from './executions.repository';
 import { ExecutionsService } from './executions.service';
+import { ExecutionLogPartitions } from './log-partitions';
 import { ParameterValidators } from './parameter-validators';
 
-/** Running actions and their stored log, as services without routes. */
+/** Running actions and their stored log (partitions, retention, rollups), as services without routes. */
 @Module({
   imports: [TypeOrmModule.forFeature([Execution]), ActionsModule, WebhooksModule, TracingModule, MetricsModule],
-  providers: [ExecutionsRepository, ExecutionsService, ParameterValidators],
-  exports: [ExecutionsService],
+  providers: [ExecutionsRepository, ExecutionsService, ExecutionLogService, ExecutionLogPartitions, ExecutionLogMaintenance, ParameterValidators],
+  exports: [ExecutionsService, ExecutionLogService, ExecutionLogMaintenance],
 })
 export class ExecutionsModule {}

@@ -1,40 +1,111 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, LessThan, QueryFailedError } from 'typeorm';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
+import { TenantId } from '../common/tenant-id';
 import { asyncCommitPool } from '../database/async-commit-pool';
-import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
 import { DatabaseSettings } from '../database/database-settings';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { globalStatement } from '../database/statement';
-import { TenantId } from '../common/tenant-id';
-import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
+import { tenantStatement, TenantStatement } from '../tenancy/tenant-statement';
+import { addHistogram, histogramOf } from './duration-histogram';
 import { Execution, ExecutionStatus } from './execution.entity';
+import { ExecutionPayload } from './execution-payload';
+import { ExecutionLogPartitions } from './log-partitions';
 
-const FOREIGN_KEY_VIOLATION = '23503';
 /** Every column of `executions`, in the order the INSERT gives them (test/hand-written-sql.e2e-spec.ts checks the list). */
-export const COLUMNS = 'id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at';
-const PER_ROW = COLUMNS.split(', ').length;
+export const COLUMNS =
+  'id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at, replay_of, payload';
+const PAYLOAD_COLUMNS = 'execution_id, tenant_id, created_at, request, attempts';
+const STATS_COLUMNS = 'tenant_id, action_id, period_start, executions, succeeded, failed, duration_histogram';
 const MAX_BATCH = 100;
+/** The `action_id` of a tenant's total in the rollups. */
+export const TENANT_TOTAL = '00000000-0000-0000-0000-000000000000';
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** PostgreSQL's "no partition of relation ... found for row" (a check violation on the partition key). */
+const NO_PARTITION = /no partition of relation/;
 
-/** `stored`, or `action_gone` when the action was deleted while it ran (its history went with it). */
-export type InsertResult = 'stored' | 'action_gone';
+/** An execution to store, with its payload when payload logging is on. */
+export interface ExecutionToStore {
+  execution: Execution;
+  payload?: ExecutionPayload;
+}
 
+/** What a list of the log selects; every filter is optional but the tenant. */
+export interface ExecutionFilter {
+  actionId?: string;
+  status?: ExecutionStatus;
+  /** Inclusive. */
+  since?: Date;
+  /** Exclusive. */
+  until?: Date;
+  /** Continue after this position: the (created_at, id) of the last execution of the previous page. */
+  after?: { createdAt: string; id: string };
+}
+
+/** A listed execution, with its exact position for the next page's cursor. */
+export interface ListedExecution {
+  execution: Execution;
+  /** `created_at` as PostgreSQL writes it (microseconds, which a Date does not hold). */
+  position: string;
+}
+
+export interface StoredPayload {
+  request: ExecutionPayload['request'];
+  attempts: ExecutionPayload['attempts'];
+}
+
+/** One rollup row: counts and the duration histogram of one action (or the tenant's total) over one period. */
+export interface StatsRow {
+  actionId: string;
+  periodStart: Date;
+  executions: number;
+  succeeded: number;
+  failed: number;
+  histogram: number[];
+}
+
+const SELECT_EXECUTION = `SELECT ${COLUMNS}, created_at::text AS position FROM executions`;
+const FIND_SQL = tenantStatement<[id: string, keptSince: Date], ExecutionRow>(`${SELECT_EXECUTION} WHERE tenant_id = $1 AND id = $2 AND created_at >= $3`);
+const FIND_OF_ACTION_SQL = tenantStatement<[id: string, keptSince: Date, actionId: string], ExecutionRow>(
+  `${SELECT_EXECUTION} WHERE tenant_id = $1 AND id = $2 AND created_at >= $3 AND action_id = $4`,
+);
+const PAYLOAD_SQL = tenantStatement<[id: string, createdAt: Date], StoredPayload>(
+  `SELECT request, attempts FROM execution_payloads WHERE tenant_id = $1 AND execution_id = $2 AND created_at = $3`,
+);
+const statsSql = (table: string) =>
+  tenantStatement<[actionId: string, since: Date], StatsDbRow>(
+    `SELECT action_id, period_start, executions, succeeded, failed, duration_histogram FROM ${table} ` +
+      `WHERE tenant_id = $1 AND action_id = $2 AND period_start >= $3 ORDER BY period_start`,
+  );
+const STATS_SQL = { hour: statsSql('execution_stats_hourly'), day: statsSql('execution_stats_daily') };
+const STATS_PER_ACTION_SQL = tenantStatement<[tenantTotal: string, since: Date], StatsDbRow>(
+  `SELECT action_id, min(period_start) AS period_start, sum(executions)::int AS executions, sum(succeeded)::int AS succeeded, ` +
+    `sum(failed)::int AS failed, execution_histogram_sum(duration_histogram) AS duration_histogram ` +
+    `FROM execution_stats_hourly WHERE tenant_id = $1 AND action_id <> $2 AND period_start >= $3 GROUP BY action_id`,
+);
+/** The list's statement for each combination of filters, made once. */
+const LIST_SQL = new Map<string, TenantStatement<unknown[], ExecutionRow>>();
+
+/**
+ * The delivery log (docs/decisions.md, "The delivery log"): executions, their payloads and the rollups the
+ * statistics read, all written in one statement as executions finish (BatchQueue groups those finishing
+ * together), on connections with asynchronous commits where the database allows them. Every read is scoped to a
+ * tenant and goes through an index of `executions` or the primary key of a rollup.
+ */
 @Injectable()
 export class ExecutionsRepository implements OnApplicationShutdown {
-  private readonly executions: TenantScopedRepository<Execution>;
   /** Outcomes are a delivery log: written with asynchronous commits where the database allows a second pool. */
   private readonly logPool?: Pool;
   /** Executions finishing together are stored with one multi-row INSERT (see BatchQueue). */
-  private readonly inserts = new BatchQueue<Execution, InsertResult>((batch) => this.insertBatch(batch), MAX_BATCH);
+  private readonly inserts = new BatchQueue<ExecutionToStore, 'stored'>((batch) => this.insertBatch(batch), MAX_BATCH);
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
     settings: DatabaseSettings,
     private readonly pool: DatabasePool,
+    private readonly partitions: ExecutionLogPartitions,
   ) {
-    this.executions = TenantScopedRepository.of(dataSource, Execution);
     this.logPool = asyncCommitPool(settings);
   }
 
@@ -45,96 +116,250 @@ export class ExecutionsRepository implements OnApplicationShutdown {
   @GenerateSql({
     params: [
       {
-        id: DummyValue.UUID,
-        tenantId: DummyValue.TENANT_ID,
-        actionId: DummyValue.UUID,
-        actionName: DummyValue.STRING,
-        status: 'succeeded',
-        httpStatus: 200,
-        result: '{}',
-        error: '',
-        durationMs: 1,
-        attempts: 1,
-        attemptLog: [],
-        createdAt: DummyValue.DATE,
+        execution: {
+          id: DummyValue.UUID,
+          tenantId: DummyValue.TENANT_ID,
+          actionId: DummyValue.UUID,
+          actionName: DummyValue.STRING,
+          status: 'succeeded',
+          httpStatus: 200,
+          result: '{}',
+          error: '',
+          durationMs: 1,
+          attempts: 1,
+          attemptLog: [],
+          // Today: the migration and the upkeep have its partitions ready (an older day's would be created first).
+          createdAt: new Date(),
+          replayOf: null,
+          payload: 'kept',
+        },
+        payload: { request: { body: '{}', body_encoding: 'utf8', body_bytes: 2, body_truncated: false, headers: {} }, attempts: [] },
       },
     ],
   })
-  insert(execution: Execution): Promise<InsertResult> {
-    return this.inserts.add(execution);
-  }
-
-  /** Newest first; only those of `status` when given. */
-  @GenerateSql({ name: 'every status', params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.LIMIT] }, { name: 'one status', params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.LIMIT, 'failed'] })
-  listByAction(tenantId: TenantId, actionId: string, limit: number, status?: ExecutionStatus): Promise<Execution[]> {
-    const where = status ? { actionId, status } : { actionId };
-    return this.executions.for(tenantId).find({ where, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
-  }
-
-  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.UUID] })
-  findByActionAndId(tenantId: TenantId, actionId: string, id: string): Promise<Execution | null> {
-    return this.executions.for(tenantId).findOneBy({ actionId, id });
-  }
-
-  @GenerateSql({ params: [DummyValue.DATE] })
-  async deleteOlderThan(cutoff: Date): Promise<number> {
-    const result = await this.executions.acrossTenants('retention ends every tenant\'s old executions').delete({ createdAt: LessThan(cutoff) });
-    return result.affected ?? 0;
+  insert(toStore: ExecutionToStore): Promise<'stored'> {
+    return this.inserts.add(toStore);
   }
 
   /**
-   * One INSERT for the whole batch. If it fails, each row is tried on its own, so one row whose action was
-   * deleted meanwhile (a foreign-key violation) fails no other; any other error fails the row it belongs to.
+   * Newest first, `limit` of them at most, from the log kept since `keptSince`; a page continues strictly after
+   * `filter.after`, so executions stored meanwhile (newer) are neither repeated nor make the page skip any.
    */
-  private async insertBatch(batch: Execution[]): Promise<Array<InsertResult | ItemFailed>> {
+  @GenerateSql(
+    { name: 'one action', params: [DummyValue.TENANT_ID, { actionId: DummyValue.UUID }, DummyValue.DATE, DummyValue.LIMIT] },
+    {
+      name: 'every filter, after a position',
+      params: [DummyValue.TENANT_ID, { status: 'failed', since: DummyValue.DATE, until: DummyValue.DATE, after: { createdAt: '2026-01-01 00:00:00+00', id: DummyValue.UUID } }, DummyValue.DATE, DummyValue.LIMIT],
+    },
+  )
+  async list(tenantId: TenantId, filter: ExecutionFilter, keptSince: Date, limit: number): Promise<ListedExecution[]> {
+    const parameters: unknown[] = [];
+    const where = ['tenant_id = $1'];
+    const add = (condition: (placeholder: string) => string, value: unknown) => {
+      parameters.push(value);
+      where.push(condition(`$${parameters.length + 1}`));
+    };
+    if (filter.actionId !== undefined) add((p) => `action_id = ${p}`, filter.actionId);
+    if (filter.status !== undefined) add((p) => `status = ${p}`, filter.status);
+    add((p) => `created_at >= ${p}`, filter.since && filter.since > keptSince ? filter.since : keptSince);
+    if (filter.until !== undefined) add((p) => `created_at < ${p}`, filter.until);
+    if (filter.after) {
+      parameters.push(filter.after.createdAt, filter.after.id);
+      where.push(`(created_at, id) < ($${parameters.length}::timestamptz, $${parameters.length + 1}::uuid)`);
+    }
+    parameters.push(limit);
+    const text = `${SELECT_EXECUTION} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${parameters.length + 1}`;
+    let statement = LIST_SQL.get(text);
+    if (!statement) LIST_SQL.set(text, (statement = tenantStatement<unknown[], ExecutionRow>(text)));
+    const rows = await this.pool.query(statement, [tenantId, ...parameters]);
+    return rows.map((row) => ({ execution: toExecution(row), position: row.position }));
+  }
+
+  /** The tenant's execution `id` (of `actionId` when given), if kept since `keptSince`. */
+  @GenerateSql({ name: 'of an action', params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.DATE, DummyValue.UUID] }, { name: 'of the tenant', params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.DATE] })
+  async find(tenantId: TenantId, id: string, keptSince: Date, actionId?: string): Promise<Execution | undefined> {
+    const rows =
+      actionId === undefined ? await this.pool.query(FIND_SQL, [tenantId, id, keptSince]) : await this.pool.query(FIND_OF_ACTION_SQL, [tenantId, id, keptSince, actionId]);
+    return rows.length === 0 ? undefined : toExecution(rows[0]);
+  }
+
+  /** The payload of the tenant's execution stored at `createdAt` (one partition), if still kept since `keptSince`. */
+  @GenerateSql({ params: [DummyValue.TENANT_ID, { id: DummyValue.UUID, createdAt: DummyValue.DATE }, new Date(0)] })
+  async findPayload(tenantId: TenantId, execution: Pick<Execution, 'id' | 'createdAt'>, keptSince: Date): Promise<StoredPayload | undefined> {
+    if (execution.createdAt < keptSince) return undefined;
+    const rows = await this.pool.query(PAYLOAD_SQL, [tenantId, execution.id, execution.createdAt]);
+    return rows[0];
+  }
+
+  /** Rollup rows of the tenant (of one action, or of the tenant's total) from `since`, oldest first. */
+  @GenerateSql({ name: 'hourly', params: [DummyValue.TENANT_ID, 'hour', DummyValue.DATE] }, { name: 'daily, one action', params: [DummyValue.TENANT_ID, 'day', DummyValue.DATE, DummyValue.UUID] })
+  async stats(tenantId: TenantId, period: 'hour' | 'day', since: Date, actionId: string = TENANT_TOTAL): Promise<StatsRow[]> {
+    return (await this.pool.query(STATS_SQL[period], [tenantId, actionId, since])).map(toStatsRow);
+  }
+
+  /** The tenant's per-action rollups from `since` (hourly), summed per action. */
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.DATE] })
+  async statsPerAction(tenantId: TenantId, since: Date): Promise<StatsRow[]> {
+    return (await this.pool.query(STATS_PER_ACTION_SQL, [tenantId, TENANT_TOTAL, since])).map(toStatsRow);
+  }
+
+  /**
+   * One statement for the whole batch: the executions, the payloads kept, and the rollups (the batch's counts
+   * added into each action's and each tenant's hour and day). A partition missing for a row (the maintenance
+   * had not run yet) is created and the batch tried again; if it still fails, each row is tried on its own, so
+   * one bad row fails no other.
+   */
+  private async insertBatch(batch: ExecutionToStore[]): Promise<Array<'stored' | ItemFailed>> {
     try {
       await this.insertRows(batch);
       return batch.map(() => 'stored');
     } catch (error) {
-      if (batch.length === 1) return [actionGoneOrFailed(error)];
+      if (batch.length === 1) return [new ItemFailed(error)];
     }
-    const results: Array<InsertResult | ItemFailed> = [];
-    for (const execution of batch) {
+    const results: Array<'stored' | ItemFailed> = [];
+    for (const toStore of batch) {
       try {
-        await this.insertRows([execution]);
+        await this.insertRows([toStore]);
         results.push('stored');
       } catch (error) {
-        results.push(actionGoneOrFailed(error));
+        results.push(new ItemFailed(error));
       }
     }
     return results;
   }
 
-  private async insertRows(rows: Execution[]): Promise<void> {
-    const values: unknown[] = [];
-    const tuples = rows.map((row, index) => {
-      values.push(
-        row.id,
-        row.tenantId,
-        row.actionId,
-        row.actionName,
-        row.status,
-        row.httpStatus,
-        row.result,
-        row.error,
-        row.durationMs,
-        row.attempts,
-        JSON.stringify(row.attemptLog),
-        row.createdAt,
-      );
-      const base = index * PER_ROW;
-      return `(${Array.from({ length: PER_ROW }, (_, column) => `$${base + column + 1}`).join(', ')})`;
-    });
-    const insert = globalStatement<unknown[]>(
-      'executions finishing together are stored in one INSERT, whatever their tenants; each row carries its own',
-      `INSERT INTO executions (${COLUMNS}) VALUES ${tuples.join(', ')}`,
-    );
-    await (this.logPool ? this.logPool.query(insert.text, values) : this.pool.query(insert, values));
+  private async insertRows(batch: ExecutionToStore[]): Promise<void> {
+    const { sql, values } = insertStatement(batch);
+    const insert = globalStatement<unknown[]>('executions finishing together are stored in one statement, whatever their tenants; each row carries its own', sql);
+    const run = () => (this.logPool ? this.logPool.query(insert.text, values) : this.pool.query(insert, values));
+    try {
+      await run();
+    } catch (error) {
+      if (!NO_PARTITION.test((error as Error).message ?? '')) throw error;
+      const times = batch.map(({ execution }) => execution.createdAt.getTime());
+      await this.partitions.ensure(new Date(Math.min(...times)), new Date(Math.max(...times)));
+      await run();
+    }
   }
 }
 
-function actionGoneOrFailed(error: unknown): InsertResult | ItemFailed {
-  const driverError = error instanceof QueryFailedError ? error.driverError : error;
-  const foreignKey = (driverError as { code?: string } | undefined)?.code === FOREIGN_KEY_VIOLATION;
-  return foreignKey ? 'action_gone' : new ItemFailed(error);
+interface ExecutionRow {
+  id: string;
+  tenant_id: string;
+  action_id: string;
+  action_name: string;
+  status: ExecutionStatus;
+  http_status: number | null;
+  result: string | null;
+  error: string;
+  duration_ms: number;
+  attempts: number;
+  attempt_log: Execution['attemptLog'];
+  created_at: Date;
+  replay_of: string | null;
+  payload: Execution['payload'];
+  position: string;
+}
+
+function toExecution(row: ExecutionRow): Execution {
+  return Object.assign(new Execution(), {
+    id: row.id,
+    tenantId: row.tenant_id,
+    actionId: row.action_id,
+    actionName: row.action_name,
+    status: row.status,
+    httpStatus: row.http_status,
+    result: row.result,
+    error: row.error,
+    durationMs: row.duration_ms,
+    attempts: row.attempts,
+    attemptLog: row.attempt_log,
+    createdAt: row.created_at,
+    replayOf: row.replay_of,
+    payload: row.payload,
+  });
+}
+
+interface StatsDbRow {
+  action_id: string;
+  period_start: Date;
+  executions: number;
+  succeeded: number;
+  failed: number;
+  duration_histogram: number[];
+}
+
+function toStatsRow(row: StatsDbRow): StatsRow {
+  return {
+    actionId: row.action_id,
+    periodStart: row.period_start,
+    executions: row.executions,
+    succeeded: row.succeeded,
+    failed: row.failed,
+    histogram: row.duration_histogram,
+  };
+}
+
+/** The batch's statement: executions, payloads and rollups in one round trip. */
+function insertStatement(batch: ExecutionToStore[]): { sql: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const placeholders = (row: unknown[]) => `(${row.map((value) => `$${values.push(value)}`).join(', ')})`;
+  const executions = batch.map(({ execution: e }) =>
+    placeholders([
+      e.id,
+      e.tenantId,
+      e.actionId,
+      e.actionName,
+      e.status,
+      e.httpStatus,
+      e.result,
+      e.error,
+      e.durationMs,
+      e.attempts,
+      JSON.stringify(e.attemptLog),
+      e.createdAt,
+      e.replayOf,
+      e.payload,
+    ]),
+  );
+  const payloads = batch
+    .filter((toStore) => toStore.payload)
+    .map(({ execution: e, payload }) => placeholders([e.id, e.tenantId, e.createdAt, JSON.stringify(payload!.request), JSON.stringify(payload!.attempts)]));
+  const parts = [`e AS (INSERT INTO executions (${COLUMNS}) VALUES ${executions.join(', ')})`];
+  if (payloads.length > 0) parts.push(`p AS (INSERT INTO execution_payloads (${PAYLOAD_COLUMNS}) VALUES ${payloads.join(', ')})`);
+  const hourly = rollup(batch, HOUR_MS).map((row) => placeholders(row));
+  const daily = rollup(batch, DAY_MS).map((row) => placeholders(row));
+  parts.push(`h AS (${upsertStats('execution_stats_hourly', hourly)})`);
+  return { sql: `WITH ${parts.join(', ')} ${upsertStats('execution_stats_daily', daily)}`, values };
+}
+
+function upsertStats(table: string, rows: string[]): string {
+  return (
+    `INSERT INTO ${table} (${STATS_COLUMNS}) VALUES ${rows.join(', ')} ON CONFLICT (tenant_id, action_id, period_start) DO UPDATE SET ` +
+    `executions = ${table}.executions + EXCLUDED.executions, succeeded = ${table}.succeeded + EXCLUDED.succeeded, ` +
+    `failed = ${table}.failed + EXCLUDED.failed, ` +
+    `duration_histogram = execution_histogram_add(${table}.duration_histogram, EXCLUDED.duration_histogram)`
+  );
+}
+
+/**
+ * The batch's counts per action and per tenant total, per period of `periodMs`, in a fixed order (tenant, action,
+ * period), so that two batches updating the same rows lock them in the same order.
+ */
+function rollup(batch: ExecutionToStore[], periodMs: number): unknown[][] {
+  const rows = new Map<string, { tenantId: string; actionId: string; start: number; executions: number; succeeded: number; histogram: number[] }>();
+  for (const { execution } of batch) {
+    const start = Math.floor(execution.createdAt.getTime() / periodMs) * periodMs;
+    for (const actionId of [execution.actionId, TENANT_TOTAL]) {
+      const key = `${execution.tenantId}/${actionId}/${start}`;
+      let row = rows.get(key);
+      if (!row) rows.set(key, (row = { tenantId: execution.tenantId, actionId, start, executions: 0, succeeded: 0, histogram: histogramOf(execution.durationMs) }));
+      else addHistogram(row.histogram, histogramOf(execution.durationMs));
+      row.executions += 1;
+      if (execution.status === 'succeeded') row.succeeded += 1;
+    }
+  }
+  return [...rows.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, row]) => [row.tenantId, row.actionId, new Date(row.start), row.executions, row.succeeded, row.executions - row.succeeded, `{${row.histogram.join(',')}}`]);
 }

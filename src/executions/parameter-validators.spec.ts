@@ -19,7 +19,7 @@ const tracingOff = (metrics = new Metrics()) =>
 const tracing = tracingOff();
 
 describe('ParameterValidators', () => {
-  const action = (version: string, jsonSchema: Record<string, unknown>) => ({ id: 'a', tenantId: 't', name: 'a', webhookUrl: 'http://x', jsonSchema, version });
+  const action = (version: string, jsonSchema: Record<string, unknown>) => ({ id: 'a', tenantId: 't', name: 'a', webhookUrl: 'http://x', jsonSchema, version, payloadLogging: true });
   const sandbox = new SchemaSandbox();
   afterAll(() => sandbox.onApplicationShutdown());
 

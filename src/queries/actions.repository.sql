@@ -47,7 +47,8 @@ SELECT
                   json_schema::text AS json_schema,
                   webhook_url,
                   created_at,
-                  updated_at
+                  updated_at,
+                  payload_logging
                 FROM
                   actions
                 WHERE
@@ -71,7 +72,8 @@ SELECT
   json_schema::text AS json_schema,
   webhook_url,
   created_at,
-  updated_at
+  updated_at,
+  payload_logging
 FROM
   actions
 WHERE
@@ -135,11 +137,30 @@ INSERT INTO
     json_schema,
     webhook_url,
     created_at,
-    updated_at
+    updated_at,
+    payload_logging
   )
 VALUES
-  ($1, $2, $3, $4, $5, $6, $7, $8);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 COMMIT;
+
+-- ActionsRepository.setPayloadLogging
+UPDATE actions
+SET
+  payload_logging = $3
+WHERE
+  tenant_id = $1
+  AND name = $2
+RETURNING
+  id,
+  tenant_id,
+  name,
+  description,
+  json_schema::text AS json_schema,
+  webhook_url,
+  created_at,
+  updated_at,
+  payload_logging;
 
 -- ActionsRepository.update
 UPDATE actions
@@ -159,7 +180,8 @@ RETURNING
   json_schema::text AS json_schema,
   webhook_url,
   created_at,
-  updated_at;
+  updated_at,
+  payload_logging;
 
 -- ActionsRepository.delete
 DELETE FROM "actions"

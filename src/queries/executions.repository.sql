@@ -2,105 +2,269 @@
 -- Written by `npm run sql` (test/medium/sql-snapshots.medium-spec.ts, immich's @GenerateSql): do not edit.
 
 -- ExecutionsRepository.insert
+WITH
+  e AS (
+    INSERT INTO
+      executions (
+        id,
+        tenant_id,
+        action_id,
+        action_name,
+        status,
+        http_status,
+        result,
+        error,
+        duration_ms,
+        attempts,
+        attempt_log,
+        created_at,
+        replay_of,
+        payload
+      )
+    VALUES
+      (
+        $1,
+        $2,
+        $3,
+        $4,
+        $5,
+        $6,
+        $7,
+        $8,
+        $9,
+        $10,
+        $11,
+        $12,
+        $13,
+        $14
+      )
+  ),
+  p AS (
+    INSERT INTO
+      execution_payloads (
+        execution_id,
+        tenant_id,
+        created_at,
+        request,
+        attempts
+      )
+    VALUES
+      ($15, $16, $17, $18, $19)
+  ),
+  h AS (
+    INSERT INTO
+      execution_stats_hourly (
+        tenant_id,
+        action_id,
+        period_start,
+        executions,
+        succeeded,
+        failed,
+        duration_histogram
+      )
+    VALUES
+      ($20, $21, $22, $23, $24, $25, $26),
+      ($27, $28, $29, $30, $31, $32, $33)
+    ON CONFLICT (tenant_id, action_id, period_start) DO UPDATE
+    SET
+      executions = execution_stats_hourly.executions + EXCLUDED.executions,
+      succeeded = execution_stats_hourly.succeeded + EXCLUDED.succeeded,
+      failed = execution_stats_hourly.failed + EXCLUDED.failed,
+      duration_histogram = execution_histogram_add (
+        execution_stats_hourly.duration_histogram,
+        EXCLUDED.duration_histogram
+      )
+  )
 INSERT INTO
-  executions (
-    id,
+  execution_stats_daily (
     tenant_id,
     action_id,
-    action_name,
-    status,
-    http_status,
-    result,
-    error,
-    duration_ms,
-    attempts,
-    attempt_log,
-    created_at
+    period_start,
+    executions,
+    succeeded,
+    failed,
+    duration_histogram
   )
 VALUES
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+  ($34, $35, $36, $37, $38, $39, $40),
+  ($41, $42, $43, $44, $45, $46, $47)
+ON CONFLICT (tenant_id, action_id, period_start) DO UPDATE
+SET
+  executions = execution_stats_daily.executions + EXCLUDED.executions,
+  succeeded = execution_stats_daily.succeeded + EXCLUDED.succeeded,
+  failed = execution_stats_daily.failed + EXCLUDED.failed,
+  duration_histogram = execution_histogram_add (
+    execution_stats_daily.duration_histogram,
+    EXCLUDED.duration_histogram
+  );
 
--- ExecutionsRepository.listByAction (every status)
+-- ExecutionsRepository.list (one action)
 SELECT
-  "Execution"."id" AS "Execution_id",
-  "Execution"."tenant_id" AS "Execution_tenant_id",
-  "Execution"."action_id" AS "Execution_action_id",
-  "Execution"."action_name" AS "Execution_action_name",
-  "Execution"."status" AS "Execution_status",
-  "Execution"."http_status" AS "Execution_http_status",
-  "Execution"."result" AS "Execution_result",
-  "Execution"."error" AS "Execution_error",
-  "Execution"."duration_ms" AS "Execution_duration_ms",
-  "Execution"."attempts" AS "Execution_attempts",
-  "Execution"."attempt_log" AS "Execution_attempt_log",
-  "Execution"."created_at" AS "Execution_created_at"
+  id,
+  tenant_id,
+  action_id,
+  action_name,
+  status,
+  http_status,
+  result,
+  error,
+  duration_ms,
+  attempts,
+  attempt_log,
+  created_at,
+  replay_of,
+  payload,
+  created_at::text AS position
 FROM
-  "executions" "Execution"
+  executions
 WHERE
-  (
-    ("Execution"."tenant_id" = $1)
-    AND ("Execution"."action_id" = $2)
-  )
+  tenant_id = $1
+  AND action_id = $2
+  AND created_at >= $3
 ORDER BY
-  "Execution"."created_at" DESC,
-  "Execution"."id" DESC
+  created_at DESC,
+  id DESC
 LIMIT
-  100;
+  $4;
 
--- ExecutionsRepository.listByAction (one status)
+-- ExecutionsRepository.list (every filter, after a position)
 SELECT
-  "Execution"."id" AS "Execution_id",
-  "Execution"."tenant_id" AS "Execution_tenant_id",
-  "Execution"."action_id" AS "Execution_action_id",
-  "Execution"."action_name" AS "Execution_action_name",
-  "Execution"."status" AS "Execution_status",
-  "Execution"."http_status" AS "Execution_http_status",
-  "Execution"."result" AS "Execution_result",
-  "Execution"."error" AS "Execution_error",
-  "Execution"."duration_ms" AS "Execution_duration_ms",
-  "Execution"."attempts" AS "Execution_attempts",
-  "Execution"."attempt_log" AS "Execution_attempt_log",
-  "Execution"."created_at" AS "Execution_created_at"
+  id,
+  tenant_id,
+  action_id,
+  action_name,
+  status,
+  http_status,
+  result,
+  error,
+  duration_ms,
+  attempts,
+  attempt_log,
+  created_at,
+  replay_of,
+  payload,
+  created_at::text AS position
 FROM
-  "executions" "Execution"
+  executions
 WHERE
-  (
-    ("Execution"."tenant_id" = $1)
-    AND ("Execution"."action_id" = $2)
-    AND ("Execution"."status" = $3)
-  )
+  tenant_id = $1
+  AND status = $2
+  AND created_at >= $3
+  AND created_at < $4
+  AND (created_at, id) < ($5::timestamptz, $6::uuid)
 ORDER BY
-  "Execution"."created_at" DESC,
-  "Execution"."id" DESC
+  created_at DESC,
+  id DESC
 LIMIT
-  100;
+  $7;
 
--- ExecutionsRepository.findByActionAndId
+-- ExecutionsRepository.find (of an action)
 SELECT
-  "Execution"."id" AS "Execution_id",
-  "Execution"."tenant_id" AS "Execution_tenant_id",
-  "Execution"."action_id" AS "Execution_action_id",
-  "Execution"."action_name" AS "Execution_action_name",
-  "Execution"."status" AS "Execution_status",
-  "Execution"."http_status" AS "Execution_http_status",
-  "Execution"."result" AS "Execution_result",
-  "Execution"."error" AS "Execution_error",
-  "Execution"."duration_ms" AS "Execution_duration_ms",
-  "Execution"."attempts" AS "Execution_attempts",
-  "Execution"."attempt_log" AS "Execution_attempt_log",
-  "Execution"."created_at" AS "Execution_created_at"
+  id,
+  tenant_id,
+  action_id,
+  action_name,
+  status,
+  http_status,
+  result,
+  error,
+  duration_ms,
+  attempts,
+  attempt_log,
+  created_at,
+  replay_of,
+  payload,
+  created_at::text AS position
 FROM
-  "executions" "Execution"
+  executions
 WHERE
-  (
-    ("Execution"."tenant_id" = $1)
-    AND ("Execution"."action_id" = $2)
-    AND ("Execution"."id" = $3)
-  )
-LIMIT
-  1;
+  tenant_id = $1
+  AND id = $2
+  AND created_at >= $3
+  AND action_id = $4;
 
--- ExecutionsRepository.deleteOlderThan
-DELETE FROM "executions"
+-- ExecutionsRepository.find (of the tenant)
+SELECT
+  id,
+  tenant_id,
+  action_id,
+  action_name,
+  status,
+  http_status,
+  result,
+  error,
+  duration_ms,
+  attempts,
+  attempt_log,
+  created_at,
+  replay_of,
+  payload,
+  created_at::text AS position
+FROM
+  executions
 WHERE
-  "created_at" < $1;
+  tenant_id = $1
+  AND id = $2
+  AND created_at >= $3;
+
+-- ExecutionsRepository.findPayload
+SELECT
+  request,
+  attempts
+FROM
+  execution_payloads
+WHERE
+  tenant_id = $1
+  AND execution_id = $2
+  AND created_at = $3;
+
+-- ExecutionsRepository.stats (hourly)
+SELECT
+  action_id,
+  period_start,
+  executions,
+  succeeded,
+  failed,
+  duration_histogram
+FROM
+  execution_stats_hourly
+WHERE
+  tenant_id = $1
+  AND action_id = $2
+  AND period_start >= $3
+ORDER BY
+  period_start;
+
+-- ExecutionsRepository.stats (daily, one action)
+SELECT
+  action_id,
+  period_start,
+  executions,
+  succeeded,
+  failed,
+  duration_histogram
+FROM
+  execution_stats_daily
+WHERE
+  tenant_id = $1
+  AND action_id = $2
+  AND period_start >= $3
+ORDER BY
+  period_start;
+
+-- ExecutionsRepository.statsPerAction
+SELECT
+  action_id,
+  min(period_start) AS period_start,
+  sum(executions)::int AS executions,
+  sum(succeeded)::int AS succeeded,
+  sum(failed)::int AS failed,
+  execution_histogram_sum (duration_histogram) AS duration_histogram
+FROM
+  execution_stats_hourly
+WHERE
+  tenant_id = $1
+  AND action_id <> $2
+  AND period_start >= $3
+GROUP BY
+  action_id;

@@ -8,6 +8,8 @@ import { DeliveryOutcome } from './delivery-outcome';
 import { DestinationGuard, RefusedDestinationError } from './destination-guard';
 
 export const MAX_RESPONSE_BYTES = 1_048_576;
+/** The headers every POST carries besides the ones its caller gives (the Standard Webhooks headers). */
+export const BASE_REQUEST_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json', 'user-agent': 'action-gateway/1.0' });
 
 /**
  * The one outbound HTTP client: keep-alive connections (undici), a total deadline per call that also cuts off a
@@ -58,7 +60,7 @@ export class WebhookClient implements OnApplicationShutdown {
       const response = await request(url, {
         method: 'POST',
         dispatcher: this.agent,
-        headers: { 'content-type': 'application/json', 'user-agent': 'action-gateway/1.0', ...headers },
+        headers: { ...BASE_REQUEST_HEADERS, ...headers },
         body,
         signal,
       });
@@ -68,8 +70,8 @@ export class WebhookClient implements OnApplicationShutdown {
         // body that comes at once is read and dropped, so the keep-alive connection serves the next call (a
         // retry, the first execution); a long or slow one is cut, never turning the answer into a timeout or an
         // oversized body.
-        await discardBody(response.body);
-        return { kind: 'answered', status: response.statusCode, retryAfterMs, durationMs: elapsed() };
+        const dropped = await discardBody(response.body);
+        return { kind: 'answered', status: response.statusCode, body: dropped, headers: response.headers, retryAfterMs, durationMs: elapsed() };
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -77,14 +79,14 @@ export class WebhookClient implements OnApplicationShutdown {
         size += (chunk as Buffer).length;
         if (size > MAX_RESPONSE_BYTES) {
           response.body.destroy();
-          return { kind: 'body_too_large', status: response.statusCode, durationMs: elapsed() };
+          return { kind: 'body_too_large', status: response.statusCode, headers: response.headers, bodyStart: chunks[0], durationMs: elapsed() };
         }
         chunks.push(chunk as Buffer);
       }
       const decoded = await decodeBody(Buffer.concat(chunks), response.headers['content-encoding']);
-      if (decoded === 'too_large') return { kind: 'body_too_large', status: response.statusCode, durationMs: elapsed() };
+      if (decoded === 'too_large') return { kind: 'body_too_large', status: response.statusCode, headers: response.headers, durationMs: elapsed() };
       // `body` undefined: an answer that cannot be decoded has no readable body (an invalid response body).
-      return { kind: 'answered', status: response.statusCode, body: decoded, retryAfterMs, durationMs: elapsed() };
+      return { kind: 'answered', status: response.statusCode, body: decoded, headers: response.headers, retryAfterMs, durationMs: elapsed() };
     } catch (error) {
       if (signal.aborted) return { kind: 'timed_out', timeoutMs: this.timeoutMs, durationMs: elapsed() };
       // A refused destination will be refused again: retrying it only delays the answer.
@@ -112,13 +114,29 @@ export class WebhookClient implements OnApplicationShutdown {
 const DISCARD_LIMIT_BYTES = 65_536;
 const DISCARD_GRACE_MS = 100;
 
-/** Reads and drops a body that is short and prompt (the connection stays open for the next call); cuts any other. */
-async function discardBody(body: Dispatcher.ResponseData['body']): Promise<void> {
+/**
+ * Reads a body that is short and prompt (the connection stays open for the next call) and gives it back for the
+ * delivery log; cuts any other, giving back what came before the cut.
+ */
+async function discardBody(body: Dispatcher.ResponseData['body']): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const grace = setTimeout(() => body.destroy(), DISCARD_GRACE_MS).unref();
   try {
-    await body.dump({ limit: DISCARD_LIMIT_BYTES, signal: AbortSignal.timeout(DISCARD_GRACE_MS) });
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > DISCARD_LIMIT_BYTES) {
+        body.destroy();
+        break;
+      }
+      chunks.push(chunk as Buffer);
+    }
   } catch {
-    // Cut: too long or too slow. The connection closes; the status was the answer anyway.
+    // Cut: too slow. The connection closes; the status was the answer anyway.
+  } finally {
+    clearTimeout(grace);
   }
+  return chunks.length === 0 ? undefined : Buffer.concat(chunks);
 }
 
 const DECODERS: Record<string, (body: Buffer, options: ZlibOptions) => Promise<Buffer>> = {

@@ -20,6 +20,8 @@ export interface DeliveryAttempt {
   attempt: number;
   startedAt: Date;
   outcome: DeliveryOutcome;
+  /** What was sent: the exact bytes signed (as text) and the headers (besides those WebhookClient adds). */
+  sent: { body: string; headers: Record<string, string> };
 }
 
 /** Every attempt of one delivery; the last one decides. */
@@ -63,7 +65,7 @@ export class WebhookService {
         const headers = standardWebhookHeaders(webhookId, payload.timestamp, body, keys);
         const remaining = budget - (performance.now() - started);
         const outcome = await this.post(delivery.trace, url, body, headers, true, attempt, remaining);
-        attempts.push({ attempt, startedAt, outcome });
+        attempts.push({ attempt, startedAt, outcome, sent: { body, headers } });
         const delay = retryDelay(outcome, attempt, this.config.webhook.maxRetries, budget - (performance.now() - started));
         if (delay === undefined) {
           delivery.span?.setAttributes({ [ATTRIBUTE.attempts]: attempt, [ATTRIBUTE.webhookOutcome]: outcome.kind });

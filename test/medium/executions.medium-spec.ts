@@ -3,6 +3,10 @@ import { AdminService } from '../../src/admin/admin.service';
 import { ExecutionNotFoundError, NoActiveHmacKeyError } from '../../src/executions/executions.errors';
 import { ExecutionsRepository } from '../../src/executions/executions.repository';
 import { ExecutionsService } from '../../src/executions/executions.service';
+import { ExecutionLogService } from '../../src/executions/execution-log.service';
+import { Execution } from '../../src/executions/execution.entity';
+import { PageCursors } from '../../src/common/page-cursors';
+import { InvalidRequestError } from '../../src/common/common.errors';
 import { Services, signedWith, TwoTenants, twoTenantSuite } from '../support/medium';
 import { Receiver } from '../support/receiver';
 
@@ -13,31 +17,49 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
   let receivers: { a: Receiver; b: Receiver };
   let repository: ExecutionsRepository;
   let executions: ExecutionsService;
+  let log: ExecutionLogService;
   let services: Services;
   beforeEach(() => {
     ({ world, receivers } = suite);
     repository = suite.services.get(ExecutionsRepository);
     executions = suite.services.get(ExecutionsService);
+    log = suite.services.get(ExecutionLogService);
     services = suite.services;
   });
 
   const bExecutionIds = async () => ((await world.stored(world.b.id)).executions as Array<{ id: string }>).map((row) => row.id);
 
   describe('ExecutionsRepository', () => {
-    it('listByAction with B’s action id lists nothing for A', async () => {
-      expect(await world.byA(() => repository.listByAction(world.a.id, world.b.actions.shared.id, 100))).toEqual([]);
+    const keptSince = new Date(0);
+
+    it('list with B’s action id lists nothing for A, with or without filters', async () => {
+      for (const filter of [{ actionId: world.b.actions.shared.id }, { actionId: world.b.actions.shared.id, status: 'succeeded' as const }, {}]) {
+        expect(await world.byA(() => repository.list(world.a.id, filter, keptSince, 100))).toEqual([]);
+      }
     });
 
-    it('findByActionAndId finds A’s execution, and none of B’s for A, whichever action id it is asked with', async () => {
+    it('find finds A’s execution, and none of B’s for A, whichever action id it is asked with', async () => {
       const mine = await executions.execute(world.a.id, 'shared', {});
-      expect((await world.byA(() => repository.findByActionAndId(world.a.id, world.a.actions.shared.id, mine.id)))?.id).toBe(mine.id);
+      expect((await world.byA(() => repository.find(world.a.id, mine.id, keptSince, world.a.actions.shared.id)))?.id).toBe(mine.id);
       const bIds = await bExecutionIds();
       expect(bIds).toHaveLength(1);
       for (const id of bIds) {
-        expect(await world.byA(() => repository.findByActionAndId(world.a.id, world.b.actions.shared.id, id))).toBeNull();
-        expect(await world.byA(() => repository.findByActionAndId(world.a.id, world.a.actions.shared.id, id))).toBeNull();
+        expect(await world.byA(() => repository.find(world.a.id, id, keptSince, world.b.actions.shared.id))).toBeUndefined();
+        expect(await world.byA(() => repository.find(world.a.id, id, keptSince, world.a.actions.shared.id))).toBeUndefined();
+        expect(await world.byA(() => repository.find(world.a.id, id, keptSince))).toBeUndefined();
       }
-      expect(await world.byA(() => repository.findByActionAndId(world.a.id, world.b.actions.shared.id, mine.id))).toBeNull();
+      expect(await world.byA(() => repository.find(world.a.id, mine.id, keptSince, world.b.actions.shared.id))).toBeUndefined();
+    });
+
+    it('findPayload and stats of B’s ids give A nothing', async () => {
+      const [bExecution] = (await world.stored(world.b.id)).executions as Array<{ id: string; created_at: Date }>;
+      const asIfA = Object.assign(new Execution(), { id: bExecution.id, createdAt: bExecution.created_at });
+      expect(await world.byA(() => repository.findPayload(world.a.id, asIfA, keptSince))).toBeUndefined();
+      for (const period of ['hour', 'day'] as const) {
+        expect(await world.byA(() => repository.stats(world.a.id, period, keptSince, world.b.actions.shared.id))).toEqual([]);
+        expect(await world.byA(() => repository.stats(world.a.id, period, keptSince))).toEqual([]);
+      }
+      expect(await world.byA(() => repository.statsPerAction(world.a.id, keptSince))).toEqual([]);
     });
   });
 
@@ -64,29 +86,52 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
       expect(receivers.a.calls).toEqual([]);
     });
 
-    it('list shows A’s executions of a name B also has, and none of a name only B has', async () => {
+    it('the log lists A’s executions of a name B also has, tenant-wide too, and none of a name only B has', async () => {
       const mine = await executions.execute(world.a.id, 'shared', {});
-      expect(await world.byA(() => executions.list(world.a.id, 'shared', 100))).toEqual([mine]);
-      await expect(world.byA(() => executions.list(world.a.id, 'only_b', 100))).rejects.toThrow(ActionNotFoundError);
+      const query = { limit: 100 };
+      expect(await world.byA(() => log.list(world.a.id, 'shared', query))).toEqual({ executions: [mine], next_cursor: null });
+      expect(await world.byA(() => log.list(world.a.id, undefined, query))).toEqual({ executions: [mine], next_cursor: null });
+      expect(await world.byA(() => log.list(world.a.id, undefined, { ...query, action: 'shared' }))).toEqual({ executions: [mine], next_cursor: null });
+      await expect(world.byA(() => log.list(world.a.id, 'only_b', query))).rejects.toThrow(ActionNotFoundError);
+      await expect(world.byA(() => log.list(world.a.id, undefined, { ...query, action: 'only_b' }))).rejects.toThrow(ActionNotFoundError);
     });
 
     it('listWithAttempts (the admin log) shows A’s executions of a name B also has, with every status filter, and none of a name only B has', async () => {
       const mine = await executions.execute(world.a.id, 'shared', {});
-      const listed = await world.byA(() => executions.listWithAttempts(world.a.id, 'shared', 100));
-      expect(listed).toEqual([{ ...mine, attempt_log: [expect.objectContaining({ attempt: 1, http_status: 200 })] }]);
-      expect(await world.byA(() => executions.listWithAttempts(world.a.id, 'shared', 100, 'succeeded'))).toEqual(listed);
-      expect(await world.byA(() => executions.listWithAttempts(world.a.id, 'shared', 100, 'failed'))).toEqual([]);
-      await expect(world.byA(() => executions.listWithAttempts(world.a.id, 'only_b', 100))).rejects.toThrow(ActionNotFoundError);
+      const listed = await world.byA(() => log.listWithAttempts(world.a.id, 'shared', { limit: 100 }));
+      expect(listed.executions).toEqual([{ ...mine, replay_of: null, attempt_log: [expect.objectContaining({ attempt: 1, http_status: 200 })] }]);
+      expect(await world.byA(() => log.listWithAttempts(world.a.id, 'shared', { limit: 100, status: 'succeeded' }))).toEqual(listed);
+      expect((await world.byA(() => log.listWithAttempts(world.a.id, 'shared', { limit: 100, status: 'failed' }))).executions).toEqual([]);
+      await expect(world.byA(() => log.listWithAttempts(world.a.id, 'only_b', { limit: 100 }))).rejects.toThrow(ActionNotFoundError);
     });
 
-    it('getWithAttempts (the admin log) gives A’s execution, and refuses B’s execution id under either action name', async () => {
-      const mine = await executions.execute(world.a.id, 'shared', {});
-      const got = await world.byA(() => executions.getWithAttempts(world.a.id, 'shared', mine.id));
-      expect(got).toEqual({ ...mine, attempt_log: [expect.objectContaining({ attempt: 1, http_status: 200 })] });
+    it('a cursor given to B does not read for A', async () => {
+      const cursors = services.get(PageCursors);
+      const [bExecution] = (await world.stored(world.b.id)).executions as Array<{ id: string }>;
+      const bCursor = cursors.make('executions', world.b.id, ['2099-01-01 00:00:00+00', bExecution.id]);
+      await expect(world.byA(() => log.list(world.a.id, undefined, { limit: 10, cursor: bCursor }))).rejects.toThrow(InvalidRequestError);
+    });
+
+    it('get (the log lookup) gives A’s execution with its payload, and refuses B’s execution id under either action name', async () => {
+      const mine = await executions.execute(world.a.id, 'shared', { city: 'Oslo' });
+      const got = await world.byA(() => log.get(world.a.id, 'shared', mine.id));
+      expect(got).toMatchObject({ ...mine, replay_of: null, payload: { status: 'kept' } });
+      expect(got.payload.request?.body).toContain('"city":"Oslo"');
       for (const id of await bExecutionIds()) {
-        await expect(world.byA(() => executions.getWithAttempts(world.a.id, 'shared', id))).rejects.toThrow(ExecutionNotFoundError);
-        await expect(world.byA(() => executions.getWithAttempts(world.a.id, 'only_b', id))).rejects.toThrow(ActionNotFoundError);
+        await expect(world.byA(() => log.get(world.a.id, 'shared', id))).rejects.toThrow(ExecutionNotFoundError);
+        await expect(world.byA(() => log.get(world.a.id, 'only_b', id))).rejects.toThrow(ActionNotFoundError);
+        await expect(world.byA(() => executions.replay(world.a.id, 'shared', id))).rejects.toThrow(ExecutionNotFoundError);
       }
+      expect(receivers.b.calls).toEqual([]);
+    });
+
+    it('stats count A’s executions only, though B ran an action of the same name', async () => {
+      await executions.execute(world.a.id, 'shared', {});
+      const stats = await world.byA(() => log.stats(world.a.id, undefined));
+      expect(stats.hourly.reduce((sum, point) => sum + point.executions, 0)).toBe(1);
+      expect(stats.actions).toEqual([expect.objectContaining({ action_name: 'shared', executions: 1 })]);
+      expect((await world.byA(() => log.stats(world.a.id, 'shared'))).daily.reduce((sum, point) => sum + point.executions, 0)).toBe(1);
+      await expect(world.byA(() => log.stats(world.a.id, 'only_b'))).rejects.toThrow(ActionNotFoundError);
     });
   });
 });

@@ -6,7 +6,7 @@ export async function migrate(url: string): Promise<void> {
   const dataSource = new DataSource({ type: 'postgres', url, migrations: MIGRATIONS });
   await dataSource.initialize();
   try {
-    await dataSource.runMigrations({ transaction: 'all' });
+    await dataSource.runMigrations({ transaction: 'each' });
   } finally {
     await dataSource.destroy();
   }

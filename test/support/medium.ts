@@ -90,7 +90,10 @@ export interface SeededTenant {
 }
 
 /** Everything stored for one tenant, row by row, in every table. */
-export type StoredState = Record<'tenants' | 'api_tokens' | 'hmac_keys' | 'actions' | 'executions', unknown[]>;
+export type StoredState = Record<
+  'tenants' | 'api_tokens' | 'hmac_keys' | 'actions' | 'executions' | 'execution_payloads' | 'execution_stats_hourly' | 'execution_stats_daily',
+  unknown[]
+>;
 
 /** Marks every value of tenant B that A could see by mistake (descriptions, webhook paths). */
 export const B_MARK = 'B-ONLY';
@@ -172,6 +175,9 @@ export class TwoTenants {
       hmac_keys: await rows('SELECT * FROM hmac_keys WHERE tenant_id = $1 ORDER BY id'),
       actions: await rows('SELECT * FROM actions WHERE tenant_id = $1 ORDER BY id'),
       executions: await rows('SELECT * FROM executions WHERE tenant_id = $1 ORDER BY id'),
+      execution_payloads: await rows('SELECT * FROM execution_payloads WHERE tenant_id = $1 ORDER BY execution_id'),
+      execution_stats_hourly: await rows('SELECT * FROM execution_stats_hourly WHERE tenant_id = $1 ORDER BY action_id, period_start'),
+      execution_stats_daily: await rows('SELECT * FROM execution_stats_daily WHERE tenant_id = $1 ORDER BY action_id, period_start'),
     };
   }
 

@@ -19,18 +19,84 @@ export class AttemptDto {
   error: string;
 }
 
+/** A body as the log keeps it (the bounds: docs/decisions.md, "The delivery log"). */
+export class LoggedBodyDto {
+  @ApiProperty({ type: 'string', nullable: true, description: 'The body as text when it is UTF-8, else base64 (body_encoding); null: there was none' })
+  body: string | null;
+
+  @ApiProperty({ enum: ['utf8', 'base64'] })
+  body_encoding: 'utf8' | 'base64';
+
+  @ApiProperty({ type: 'integer', description: 'Its whole size in bytes before any cut; -1 when larger than the 1 MB read' })
+  body_bytes: number;
+
+  @ApiProperty({ description: 'True when only the start is kept (64 KiB of a request, 16 KiB of an answer)' })
+  body_truncated: boolean;
+}
+
+export class LoggedRequestDto extends LoggedBodyDto {
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'The headers sent, credentials left out' })
+  headers: Record<string, string>;
+}
+
+export class LoggedResponseDto extends LoggedBodyDto {
+  @ApiProperty({ type: 'integer', example: 200 })
+  status: number;
+
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'The receiver\'s answer headers; set-cookie is redacted' })
+  headers: Record<string, string>;
+}
+
+export class LoggedAttemptDto {
+  @ApiProperty({ type: 'integer' })
+  attempt: number;
+
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'Each attempt is signed afresh: webhook-timestamp and webhook-signature differ' })
+  request_headers: Record<string, string>;
+
+  @ApiProperty({ type: LoggedResponseDto, nullable: true, description: 'null when no answer came (a timeout, a connection refused)' })
+  response: LoggedResponseDto | null;
+}
+
+/** What was sent and what came back, when kept. */
+export class ExecutionPayloadDto {
+  @ApiProperty({
+    enum: ['kept', 'not_logged', 'expired'],
+    description: '`not_logged`: payload logging was off for the action (or the execution predates payloads); `expired`: past EXECUTION_PAYLOAD_RETENTION_DAYS',
+  })
+  status: 'kept' | 'not_logged' | 'expired';
+
+  @ApiProperty({ type: LoggedRequestDto, nullable: true, description: 'The last attempt\'s request: the exact body signed and sent, and its headers' })
+  request: LoggedRequestDto | null;
+
+  @ApiProperty({ type: [LoggedAttemptDto], nullable: true })
+  attempts: LoggedAttemptDto[] | null;
+}
+
 /** An execution with every attempt it took (the management API's view of the log). */
 export class ExecutionDetailDto extends ExecutionDto {
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'The original execution this one replayed; null when it is not a replay' })
+  replay_of: string | null;
+
   @ApiProperty({ type: [AttemptDto] })
   attempt_log: AttemptDto[];
 }
 
+/** One execution as its lookup shows it: the summary, every attempt, and the payload. */
+export class ExecutionWithPayloadDto extends ExecutionDetailDto {
+  @ApiProperty({ type: ExecutionPayloadDto })
+  payload: ExecutionPayloadDto;
+}
+
 export class ExecutionDetailResponse {
-  @ApiProperty({ type: ExecutionDetailDto })
-  execution: ExecutionDetailDto;
+  @ApiProperty({ type: ExecutionWithPayloadDto })
+  execution: ExecutionWithPayloadDto;
 }
 
 export class ExecutionDetailListResponse {
   @ApiProperty({ type: [ExecutionDetailDto], description: 'Newest first' })
   executions: ExecutionDetailDto[];
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Where the next (older) page starts; null on the last page' })
+  next_cursor: string | null;
 }

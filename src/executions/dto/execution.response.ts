@@ -39,4 +39,22 @@ export class ExecutionResponse {
 export class ExecutionListResponse {
   @ApiProperty({ type: [ExecutionDto], description: 'Newest first' })
   executions: ExecutionDto[];
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Where the next (older) page starts: pass it as `cursor` with the same filters; null on the last page. Opaque, signed, and valid only for this tenant.',
+  })
+  next_cursor: string | null;
+}
+
+/** A replay's answer: the execution, and the one it replayed. */
+export class ReplayedExecutionDto extends ExecutionDto {
+  @ApiProperty({ format: 'uuid', description: 'The original execution (the first of a chain of replays), whose id is the webhook-id of every replay' })
+  replay_of: string;
+}
+
+export class ReplayResponse {
+  @ApiProperty({ type: ReplayedExecutionDto })
+  execution: ReplayedExecutionDto;
 }

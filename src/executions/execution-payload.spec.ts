@@ -1,0 +1,28 @@
+import { loggedBody, loggedHeaders, PAYLOAD_LIMITS } from './execution-payload';
+
+describe('execution payloads as the log keeps them', () => {
+  it('keeps a body whole within the limit, and cuts a longer one at a character boundary, marked', () => {
+    expect(loggedBody(Buffer.from('{"a":1}'), 16)).toEqual({ body: '{"a":1}', body_encoding: 'utf8', body_bytes: 7, body_truncated: false });
+    const euros = Buffer.from('€'.repeat(10)); // 3 bytes each
+    expect(loggedBody(euros, 16)).toEqual({ body: '€'.repeat(5), body_encoding: 'utf8', body_bytes: 30, body_truncated: true });
+    expect(loggedBody(undefined, 16)).toEqual({ body: null, body_encoding: 'utf8', body_bytes: 0, body_truncated: false });
+  });
+
+  it('keeps a body that is not text (or holds U+0000) as base64', () => {
+    expect(loggedBody(Buffer.from([0xff, 0x00]), 16)).toEqual({ body: '/wA=', body_encoding: 'base64', body_bytes: 2, body_truncated: false });
+    expect(loggedBody(Buffer.from('a\u0000b'), 16).body_encoding).toBe('base64');
+  });
+
+  it('redacts credentials, joins repeated headers, and bounds their number and size', () => {
+    expect(loggedHeaders({ authorization: 'Bearer x', 'set-cookie': ['a=1', 'b=2'], vary: 'a, b' })).toEqual({
+      authorization: '[redacted]',
+      'set-cookie': '[redacted]',
+      vary: 'a, b',
+    });
+    const long = loggedHeaders({ 'x-long': 'v'.repeat(5_000) });
+    expect(long['x-long']).toBe(`${'v'.repeat(PAYLOAD_LIMITS.headerValueBytes)}…[truncated]`);
+    const many = loggedHeaders(Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`x-${index}`, 'v'])));
+    expect(Object.keys(many)).toHaveLength(PAYLOAD_LIMITS.headerCount + 1);
+    expect(many['…']).toBe('10 more headers not kept');
+  });
+});

@@ -1,0 +1,151 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { DeliveryOutcome } from '../webhooks/delivery-outcome';
+import { DeliveryReport } from '../webhooks/webhook.service';
+import { BASE_REQUEST_HEADERS } from '../webhooks/webhook-client';
+
+/**
+ * What the delivery log keeps of what was sent and what came back (docs/decisions.md, "The delivery log"), each
+ * part bounded so that a tenant's huge parameters or a receiver's huge answers cost the log a known size:
+ * - the request body, the exact bytes signed and sent: whole up to 64 KiB (so a replay can send it again), cut
+ *   past that;
+ * - each answer's body: the first 16 KiB;
+ * - headers, each way: at most 50, each value cut at 1 KiB, 8 KiB in all.
+ * A cut is marked: `body_truncated: true` beside `body_bytes`, the size before the cut, and a header value cut
+ * ends with CUT_MARKER. At most about 64 + 3 × 24 + 8 KiB per execution with the default two retries.
+ */
+export const PAYLOAD_LIMITS = Object.freeze({
+  requestBodyBytes: 65_536,
+  responseBodyBytes: 16_384,
+  headerCount: 50,
+  headerValueBytes: 1_024,
+  headersBytes: 8_192,
+});
+const CUT_MARKER = '…[truncated]';
+
+/** Headers no log shows: credentials, each way (none is sent today; a receiver's cookies are its own). */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+
+export interface LoggedBody {
+  /** The body as text when it is UTF-8 (a request body always is), else base64. */
+  body: string | null;
+  body_encoding: 'utf8' | 'base64';
+  body_bytes: number;
+  body_truncated: boolean;
+}
+
+export interface LoggedRequest extends LoggedBody {
+  headers: Record<string, string>;
+}
+
+export interface LoggedResponse extends LoggedBody {
+  status: number;
+  headers: Record<string, string>;
+}
+
+export interface LoggedAttempt {
+  attempt: number;
+  /** The headers of this attempt (each attempt is signed afresh: webhook-timestamp and webhook-signature differ). */
+  request_headers: Record<string, string>;
+  /** null when no answer came (a timeout, a refused connection). */
+  response: LoggedResponse | null;
+}
+
+/** The payload row of one execution. `request` is the last attempt's (earlier ones differ in timestamp and signature only). */
+export interface ExecutionPayload {
+  request: LoggedRequest;
+  attempts: LoggedAttempt[];
+}
+
+export function payloadOf(report: DeliveryReport): ExecutionPayload {
+  const last = report.attempts[report.attempts.length - 1];
+  const { body } = last.sent;
+  // The body is canonical JSON, ASCII throughout (json.dumps' escapes): within the limit it is kept as it is.
+  const request =
+    body.length <= PAYLOAD_LIMITS.requestBodyBytes && Buffer.byteLength(body) === body.length
+      ? { body, body_encoding: 'utf8' as const, body_bytes: body.length, body_truncated: false }
+      : loggedBody(Buffer.from(body, 'utf8'), PAYLOAD_LIMITS.requestBodyBytes);
+  return {
+    request: { ...request, headers: requestHeaders(last.sent.headers) },
+    attempts: report.attempts.map(({ attempt, sent, outcome }) => ({ attempt, request_headers: requestHeaders(sent.headers), response: loggedResponse(outcome) })),
+  };
+}
+
+function requestHeaders(sent: Record<string, string>): Record<string, string> {
+  return loggedHeaders({ ...BASE_REQUEST_HEADERS, ...sent });
+}
+
+function loggedResponse(outcome: DeliveryOutcome): LoggedResponse | null {
+  switch (outcome.kind) {
+    case 'answered':
+      return { status: outcome.status, headers: loggedHeaders(outcome.headers ?? {}), ...loggedBody(outcome.body, PAYLOAD_LIMITS.responseBodyBytes) };
+    case 'body_too_large': {
+      // Over 1 MB: only its start was read, so its size is unknown beyond "more than 1 MB".
+      const start = loggedBody(outcome.bodyStart, PAYLOAD_LIMITS.responseBodyBytes);
+      return { status: outcome.status, headers: loggedHeaders(outcome.headers ?? {}), ...start, body_bytes: -1, body_truncated: true };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * A body as the log keeps it: its first `limit` bytes, as UTF-8 text when they are (cut at a character boundary),
+ * else base64. `body_bytes` is the whole body's size.
+ */
+export function loggedBody(bytes: Buffer | undefined, limit: number): LoggedBody {
+  if (!bytes || bytes.length === 0) return { body: bytes ? '' : null, body_encoding: 'utf8', body_bytes: bytes?.length ?? 0, body_truncated: false };
+  const truncated = bytes.length > limit;
+  let kept = truncated ? bytes.subarray(0, limit) : bytes;
+  if (truncated) {
+    // Back off to the start of a character: at most 3 continuation bytes (10xxxxxx).
+    let end = kept.length;
+    while (end > 0 && end > kept.length - 4 && (kept[end - 1] & 0xc0) === 0x80) end--;
+    if (end > 0 && kept[end - 1] >= 0xc0) end--;
+    if (isUtf8(kept.subarray(0, end))) kept = kept.subarray(0, end);
+  }
+  // PostgreSQL's json cannot hold U+0000 as text; such a body is kept as base64 like any non-text one.
+  if (isUtf8(kept) && !kept.includes(0)) return { body: kept.toString('utf8'), body_encoding: 'utf8', body_bytes: bytes.length, body_truncated: truncated };
+  return { body: kept.toString('base64'), body_encoding: 'base64', body_bytes: bytes.length, body_truncated: truncated };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+function isUtf8(bytes: Buffer): boolean {
+  try {
+    UTF8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Headers without credentials, at most 50, each value at most 1 KiB, 8 KiB in all; repeated ones joined by ", ". */
+export function loggedHeaders(headers: IncomingHttpHeaders | Record<string, string>): Record<string, string> {
+  const logged: Record<string, string> = {};
+  let count = 0;
+  let bytes = 0;
+  for (const [rawName, raw] of Object.entries(headers)) {
+    if (raw === undefined) continue;
+    const name = rawName.toLowerCase();
+    let value = SECRET_HEADERS.has(name) ? '[redacted]' : Array.isArray(raw) ? raw.join(', ') : String(raw);
+    value = wellFormed(value);
+    if (Buffer.byteLength(value) > PAYLOAD_LIMITS.headerValueBytes) value = `${cutToBytes(value, PAYLOAD_LIMITS.headerValueBytes)}${CUT_MARKER}`;
+    const size = Buffer.byteLength(name) + Buffer.byteLength(value);
+    if (count >= PAYLOAD_LIMITS.headerCount || bytes + size > PAYLOAD_LIMITS.headersBytes) {
+      logged['…'] = `${Object.keys(headers).length - count} more headers not kept`;
+      break;
+    }
+    logged[name] = value;
+    count += 1;
+    bytes += size;
+  }
+  return logged;
+}
+
+function wellFormed(text: string): string {
+  return (text as string & { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\uFFFD');
+}
+
+function cutToBytes(text: string, limit: number): string {
+  const bytes = Buffer.from(text, 'utf8').subarray(0, limit);
+  return new TextDecoder('utf-8').decode(bytes).replace(/\uFFFD$/, '');
+}

@@ -1,0 +1,436 @@
+import { ServerResponse } from 'node:http';
+import { DataSource } from 'typeorm';
+import { ExecutionLogMaintenance } from '../src/executions/execution-log-maintenance';
+import { ExecutionLogPartitions } from '../src/executions/log-partitions';
+import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
+import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
+import { startTestApp, TestApp } from './support/test-app';
+
+/** Answers the registration test with 200 and every execution with `behaviour`. */
+const executions =
+  (behaviour: Behaviour): Behaviour =>
+  (call, response) =>
+    JSON.parse(call.body).test ? ok(call, response) : behaviour(call, response);
+
+const answer =
+  (status: number, body: string | Buffer, headers: Record<string, string | string[]> = {}): Behaviour =>
+  (_, response: ServerResponse) =>
+    response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
+
+const DAY_MS = 86_400_000;
+
+/** The delivery log (issue 29): payloads, paging and filters, lookups, replay, statistics, retention, purging. */
+describe('the delivery log', () => {
+  let testApp: TestApp;
+  let receiver: Receiver;
+  let tenant: TestTenant;
+  let other: TestTenant;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_MAX_RETRIES: '1', EXECUTION_PAYLOAD_RETENTION_DAYS: '7' } });
+    receiver = await Receiver.start();
+    dataSource = testApp.app.get(DataSource);
+  });
+  afterAll(async () => {
+    await testApp.close();
+    await receiver.stop();
+  });
+  beforeEach(async () => {
+    receiver.behaviour = ok;
+    tenant = await createTenant(testApp);
+    other = await createTenant(testApp);
+  });
+
+  async function actionAnswering(behaviour: Behaviour, owner = tenant, overrides: Record<string, unknown> = {}): Promise<{ name: string; id: string }> {
+    receiver.behaviour = ok;
+    const created = await gateway(testApp, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url(), overrides) });
+    expect(created.status).toBe(201);
+    receiver.behaviour = executions(behaviour);
+    return { name: created.body.action.name, id: created.body.action.id };
+  }
+
+  const execute = (name: string, parameters: Record<string, unknown> = { city: 'Oslo' }, owner = tenant) =>
+    gateway(testApp, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body: { parameters } });
+  const get = (path: string, owner = tenant) => gateway(testApp, 'GET', path, { token: owner.jwt });
+
+  /** Rows written straight into the log: `count` executions of the action, one a second back from `newest`. */
+  async function seed(action: { id: string; name: string }, count: number, newest: Date, status = 'succeeded', owner = tenant): Promise<void> {
+    await testApp.app.get(ExecutionLogPartitions).ensure(new Date(newest.getTime() - count * 1000), newest);
+    await dataSource.query(
+      `INSERT INTO executions (id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at)
+       SELECT gen_random_uuid(), $1, $2, $3, $4, 200, 'seeded ' || n, '', 5, 1, '[]', $5::timestamptz - n * interval '1 second'
+       FROM generate_series(0, $6 - 1) AS n`,
+      [owner.tenantId, action.id, action.name, status, newest, count],
+    );
+  }
+
+  /** Every page of a list, following next_cursor to the end. */
+  async function allPages(path: string, owner = tenant, between?: () => Promise<void>): Promise<Array<{ id: string; created_at: string }>> {
+    const listed: Array<{ id: string; created_at: string }> = [];
+    let cursor: string | null = null;
+    do {
+      const separator = path.includes('?') ? '&' : '?';
+      const page = await get(`${path}${cursor ? `${separator}cursor=${encodeURIComponent(cursor)}` : ''}`, owner);
+      expect(page.status).toBe(200);
+      expect(Object.keys(page.body).sort()).toEqual(['executions', 'next_cursor']);
+      listed.push(...page.body.executions);
+      cursor = page.body.next_cursor;
+      await between?.();
+    } while (cursor);
+    return listed;
+  }
+
+  describe('what was sent and what came back', () => {
+    it('keeps the exact bytes signed and sent, the headers, and each attempt\'s answer; the lookup shows them', async () => {
+      let attempt = 0;
+      const action = await actionAnswering((call, response) => {
+        attempt += 1;
+        if (attempt === 1) answer(503, 'busy, try again', { 'retry-after': '0', 'x-trace': 'first' })(call, response);
+        else answer(200, JSON.stringify({ result: 'Sunny', error: '' }), { 'set-cookie': 'session=secret' })(call, response);
+      });
+      const mark = receiver.calls.length;
+      const execution = (await execute(action.name, { city: 'Zürich', n: 12345 })).body.execution;
+      const calls: ReceivedCall[] = receiver.calls.slice(mark);
+      expect(calls).toHaveLength(2);
+
+      const detail = await get(`/actions/${action.name}/executions/${execution.id}`);
+      expect(detail.status).toBe(200);
+      expect(detail.headers.get('cache-control')).toBe('no-store');
+      const { payload, ...summary } = detail.body.execution;
+      expect(summary).toMatchObject({ id: execution.id, status: 'succeeded', attempts: 2, replay_of: null });
+      expect(summary.attempt_log).toHaveLength(2);
+      expect(payload.status).toBe('kept');
+      expect(payload.request).toEqual({
+        body: calls[1].body,
+        body_encoding: 'utf8',
+        body_bytes: Buffer.byteLength(calls[1].body),
+        body_truncated: false,
+        headers: expect.objectContaining({ 'content-type': 'application/json', 'webhook-id': execution.id, 'webhook-signature': calls[1].headers['webhook-signature'] }),
+      });
+      expect(payload.attempts).toEqual([
+        {
+          attempt: 1,
+          request_headers: expect.objectContaining({ 'webhook-timestamp': calls[0].headers['webhook-timestamp'] }),
+          response: expect.objectContaining({ status: 503, body: 'busy, try again', body_truncated: false, headers: expect.objectContaining({ 'x-trace': 'first' }) }),
+        },
+        {
+          attempt: 2,
+          request_headers: expect.any(Object),
+          response: expect.objectContaining({ status: 200, body: '{"result":"Sunny","error":""}', headers: expect.objectContaining({ 'set-cookie': '[redacted]' }) }),
+        },
+      ]);
+      // The same through the management API.
+      const viaAdmin = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions/${execution.id}`);
+      expect(viaAdmin.body).toEqual(detail.body);
+    });
+
+    it('bounds a huge answer (16 KiB kept of 900 KB), a non-UTF-8 one (base64) and a flood of headers, each cut marked', async () => {
+      const huge = JSON.stringify({ result: 'r'.repeat(900_000), error: '' });
+      // Node reads at most 16 KB of headers: 3 long values (cut at 1 KiB) and 70 short ones (past the 50 kept).
+      const manyHeaders = Object.fromEntries(Array.from({ length: 73 }, (_, index) => [`x-h${index}`, 'v'.repeat(index < 3 ? 1_500 : 100)]));
+      const action = await actionAnswering(answer(200, huge, manyHeaders));
+      const execution = (await execute(action.name)).body.execution;
+      const { payload } = (await get(`/actions/${action.name}/executions/${execution.id}`)).body.execution;
+      const response = payload.attempts[0].response;
+      expect(response).toMatchObject({ status: 200, body_bytes: huge.length, body_truncated: true, body_encoding: 'utf8' });
+      expect(response.body).toBe(huge.slice(0, 16_384));
+      expect(Object.keys(response.headers).length).toBeLessThanOrEqual(51);
+      expect(response.headers['…']).toMatch(/more headers not kept/);
+      expect(Object.values(response.headers).every((value) => Buffer.byteLength(value as string) <= 1_024 + 20)).toBe(true);
+
+      receiver.behaviour = executions(answer(500, Buffer.from([0xff, 0xfe, 0x00, 0x41])));
+      const binary = (await execute(action.name)).body.execution;
+      const attempts = (await get(`/actions/${action.name}/executions/${binary.id}`)).body.execution.payload.attempts;
+      expect(attempts[0].response).toMatchObject({ status: 500, body: Buffer.from([0xff, 0xfe, 0x00, 0x41]).toString('base64'), body_encoding: 'base64', body_bytes: 4 });
+    });
+
+    it('keeps parameters over 64 KiB cut (marked), and refuses to replay them', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'), tenant, { json_schema: { type: 'object' } });
+      const execution = (await execute(action.name, { text: 'x'.repeat(100_000) })).body.execution;
+      const { request } = (await get(`/actions/${action.name}/executions/${execution.id}`)).body.execution.payload;
+      expect(request).toMatchObject({ body_truncated: true, body_bytes: expect.any(Number) });
+      expect(request.body).toHaveLength(65_536);
+      const replay = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
+      expect([replay.status, replay.body]).toEqual([409, { error: 'execution cannot be replayed: its parameters were larger than the log keeps whole' }]);
+    });
+
+    it('keeps no payload while payload logging is off (a log setting, not a field of the Action), and cannot replay it', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      expect((await get(`/actions/${action.name}/log-settings`)).body).toEqual({ log_settings: { payload_logging: true } });
+      const bad = await gateway(testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: 'no' } });
+      expect([bad.status, bad.body]).toEqual([400, { error: 'Invalid request', details: 'payload_logging: must be a boolean' }]);
+      const off = await gateway(testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: false } });
+      expect([off.status, off.body]).toEqual([200, { log_settings: { payload_logging: false } }]);
+      // The Action keeps exactly the spec's fields, and its updated_at.
+      const shown = (await get(`/actions/${action.name}`)).body.action;
+      expect(Object.keys(shown).sort()).toEqual(['created_at', 'description', 'id', 'json_schema', 'name', 'tenant_id', 'updated_at', 'webhook_url']);
+      expect(shown.updated_at).toBe(shown.created_at);
+
+      const execution = (await execute(action.name, { city: 'private' })).body.execution;
+      const detail = (await get(`/actions/${action.name}/executions/${execution.id}`)).body.execution;
+      expect(detail.payload).toEqual({ status: 'not_logged', request: null, attempts: null });
+      expect(await dataSource.query('SELECT count(*)::int AS n FROM execution_payloads WHERE execution_id = $1', [execution.id])).toEqual([{ n: 0 }]);
+      const replay = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
+      expect([replay.status, replay.body]).toEqual([409, { error: 'execution cannot be replayed: its payload was not logged (payload logging was off for the action)' }]);
+      // The management API sets it too.
+      const on = await admin(testApp, 'PUT', `/tenants/${tenant.tenantId}/actions/${action.name}/log-settings`, { payload_logging: true });
+      expect(on.body).toEqual({ log_settings: { payload_logging: true } });
+      const again = (await execute(action.name)).body.execution;
+      expect((await get(`/actions/${action.name}/executions/${again.id}`)).body.execution.payload.status).toBe('kept');
+    });
+
+    it('answers 404 for another tenant\'s execution id, a malformed id, and another tenant\'s action', async () => {
+      const mine = await actionAnswering(answer(200, '{"result":"ok"}'));
+      const theirs = await actionAnswering(answer(200, '{"result":"theirs"}'), other, { name: mine.name });
+      const theirExecution = (await execute(theirs.name, { city: 'x' }, other)).body.execution;
+      for (const path of [`/actions/${mine.name}/executions/${theirExecution.id}`, `/actions/${mine.name}/executions/not-a-uuid`]) {
+        const response = await get(path);
+        expect([response.status, response.body]).toEqual([404, { error: 'Execution not found' }]);
+      }
+      const replay = await gateway(testApp, 'POST', `/actions/${mine.name}/executions/${theirExecution.id}/replay`, { token: tenant.jwt });
+      expect([replay.status, replay.body]).toEqual([404, { error: 'Execution not found' }]);
+    });
+  });
+
+  describe('finding any execution', () => {
+    it('pages to the oldest through a log that grows while it is paged, neither skipping nor repeating, on both lists', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"new"}'));
+      // 45 executions, with ties: three share each second, so the id breaks them.
+      const newest = new Date(Date.now() - 60_000);
+      for (let copy = 0; copy < 3; copy++) await seed(action, 15, newest);
+      const before = new Set((await dataSource.query('SELECT id FROM executions WHERE tenant_id = $1', [tenant.tenantId])).map((row: { id: string }) => row.id));
+      expect(before.size).toBe(45);
+
+      for (const path of [`/actions/${action.name}/executions?limit=7`, '/executions?limit=7']) {
+        const listed = await allPages(path, tenant, async () => {
+          expect((await execute(action.name)).status).toBe(200);
+        });
+        const ids = listed.map((execution) => execution.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids.filter((id) => before.has(id))).toHaveLength(45);
+        // Newest first, ties by id.
+        const order = listed.map((execution) => `${execution.created_at}/${execution.id}`);
+        expect([...order].sort().reverse()).toEqual(order);
+      }
+    });
+
+    it('filters by status, action, since (inclusive) and until (exclusive), at their edges', async () => {
+      const first = await actionAnswering(answer(200, '{"result":"ok"}'));
+      const second = await actionAnswering(answer(200, '{"result":"ok"}'));
+      const t0 = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
+      await seed(first, 10, t0, 'succeeded');
+      await seed(second, 10, new Date(t0.getTime() - 500), 'failed');
+      const ids = async (query: string) => (await allPages(`/executions?${query}`)).map((execution) => execution.created_at);
+
+      expect(await ids(`since=${t0.toISOString()}`)).toEqual([t0.toISOString()]);
+      expect(await ids(`until=${t0.toISOString()}&status=succeeded`)).toHaveLength(9);
+      const nine = new Date(t0.getTime() - 9_000).toISOString();
+      expect(await ids(`since=${encodeURIComponent(nine)}&until=${encodeURIComponent(t0.toISOString())}&action=${first.name}`)).toHaveLength(9);
+      expect(await ids(`status=failed`)).toHaveLength(10);
+      expect(await ids(`status=failed&action=${first.name}`)).toEqual([]);
+      // An offset other than Z means the same instant.
+      const plusOne = new Date(t0.getTime() + 3_600_000).toISOString().replace('Z', '+01:00');
+      expect(await ids(`since=${encodeURIComponent(plusOne.replace(/\.\d+/, ''))}`)).toHaveLength(1);
+      expect((await allPages(`/actions/${second.name}/executions?status=failed&limit=3`)).length).toBe(10);
+    });
+
+    it('refuses bad filters with 400 Invalid request naming each, and a cursor that is not this tenant\'s', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      await seed(action, 3, new Date(Date.now() - 10_000));
+      const cases: Array<[string, string]> = [
+        ['/executions?status=done', 'status: must be "succeeded" or "failed"'],
+        ['/executions?since=yesterday', 'since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'],
+        ['/executions?until=2026-02-30T00:00:00Z', 'until: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'],
+        ['/executions?since=2026-11-27T10:00:00', 'since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'],
+        ['/executions?since=2026-11-27T10:00:00Z&until=2026-11-27T10:00:00Z', 'until: must be later than since'],
+        ['/executions?status=done&limit=0', 'limit: must be a positive integer; status: must be "succeeded" or "failed"'],
+        ['/executions?status=failed&status=succeeded', 'status: must be given once'],
+        ['/executions?action=Not-A-Name', 'action: must be an action name'],
+        ['/executions?cursor=abc', 'cursor: is not a cursor this list gave'],
+        [`/actions/${action.name}/executions?cursor=`, 'cursor: must not be empty'],
+      ];
+      for (const [path, details] of cases) {
+        const response = await get(path);
+        expect([path, response.status, response.body]).toEqual([path, 400, { error: 'Invalid request', details }]);
+      }
+      const unknown = await get('/executions?action=no_such_action');
+      expect([unknown.status, unknown.body]).toEqual([404, { error: 'Action not found' }]);
+
+      // A cursor given to this tenant reads for it only; edited, it reads for nobody.
+      const page = (await get('/executions?limit=1')).body;
+      expect(page.next_cursor).toEqual(expect.any(String));
+      const theirs = await get(`/executions?cursor=${encodeURIComponent(page.next_cursor)}`, other);
+      expect([theirs.status, theirs.body]).toEqual([400, { error: 'Invalid request', details: 'cursor: is not a cursor this list gave' }]);
+      const edited = page.next_cursor.slice(0, -2) + (page.next_cursor.endsWith('AA') ? 'BB' : 'AA');
+      expect((await get(`/executions?cursor=${encodeURIComponent(edited)}`)).status).toBe(400);
+      // The tenant-wide list of another tenant shows none of this one's.
+      expect((await get('/executions', other)).body).toEqual({ executions: [], next_cursor: null });
+    });
+
+    it('the management API lists the same with every attempt, filtered and paged', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      await seed(action, 5, new Date(Date.now() - 5_000), 'failed');
+      const first = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions?limit=3&status=failed`);
+      expect(first.status).toBe(200);
+      expect(first.body.executions).toHaveLength(3);
+      expect(first.body.executions[0]).toEqual(expect.objectContaining({ attempt_log: [], replay_of: null }));
+      const rest = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions?limit=3&status=failed&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+      expect(rest.body.executions).toHaveLength(2);
+      expect(rest.body.next_cursor).toBeNull();
+    });
+  });
+
+  describe('replay', () => {
+    it('runs the action again with the same parameters against its current definition, signed anew under the original webhook-id', async () => {
+      const action = await actionAnswering(answer(500, 'down'));
+      const raw = '{"parameters":{"city":"Bergen","big":123456789012345678901234567890}}';
+      const failed = (await gateway(testApp, 'POST', `/actions/${action.name}/execute`, { token: tenant.jwt, raw, headers: { 'content-type': 'application/json' } })).body.execution;
+      expect(failed.status).toBe('failed');
+
+      // The receiver moves; the action follows it.
+      const moved = await Receiver.start(executions(answer(200, '{"result":"done"}')));
+      try {
+        expect((await gateway(testApp, 'PUT', `/actions/${action.name}`, { token: tenant.jwt, body: { webhook_url: moved.url('/v2') } })).status).toBe(200);
+        moved.behaviour = executions(answer(200, '{"result":"done"}'));
+        const replay = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${failed.id}/replay`, { token: tenant.jwt });
+        expect(replay.status).toBe(200);
+        expect(replay.body.execution).toMatchObject({ status: 'succeeded', result: 'done', replay_of: failed.id });
+        expect(replay.body.execution.id).not.toBe(failed.id);
+        const [call] = moved.calls.filter((each) => !JSON.parse(each.body).test);
+        expect(call.path).toBe('/v2');
+        expect(call.headers['webhook-id']).toBe(failed.id);
+        expect(call.body).toContain('"parameters":{"city":"Bergen","big":123456789012345678901234567890}');
+
+        // A replay of the replay names the original too.
+        const again = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${replay.body.execution.id}/replay`, { token: tenant.jwt });
+        expect(again.body.execution.replay_of).toBe(failed.id);
+        const listed = (await get(`/actions/${action.name}/executions?limit=3`)).body.executions.map((execution: { id: string }) => execution.id);
+        expect(listed).toEqual([again.body.execution.id, replay.body.execution.id, failed.id]);
+        expect((await get(`/actions/${action.name}/executions/${replay.body.execution.id}`)).body.execution.replay_of).toBe(failed.id);
+      } finally {
+        await moved.stop();
+      }
+    });
+
+    it('checks the parameters against the schema as it is now: 400 Invalid parameters, nothing sent', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      const execution = (await execute(action.name, { city: 'Oslo' })).body.execution;
+      const schema = { type: 'object', properties: { city: { type: 'integer' } }, required: ['city'] };
+      expect((await gateway(testApp, 'PUT', `/actions/${action.name}`, { token: tenant.jwt, body: { json_schema: schema } })).status).toBe(200);
+      const mark = receiver.calls.length;
+      const replay = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
+      expect([replay.status, replay.body]).toEqual([400, { error: 'Invalid parameters', details: 'parameters.city: must be integer' }]);
+      expect(receiver.calls.length).toBe(mark);
+    });
+
+    it('answers 410 once the payload has expired (EXECUTION_PAYLOAD_RETENTION_DAYS), the execution still listed', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      const execution = (await execute(action.name)).body.execution;
+      const old = new Date(Date.now() - 8 * DAY_MS);
+      await testApp.app.get(ExecutionLogPartitions).ensure(old, old);
+      await dataSource.query(`UPDATE executions SET created_at = $2 WHERE id = $1`, [execution.id, old]);
+      await dataSource.query(`UPDATE execution_payloads SET created_at = $2 WHERE execution_id = $1`, [execution.id, old]);
+      const detail = await get(`/actions/${action.name}/executions/${execution.id}`);
+      expect(detail.body.execution.payload).toEqual({ status: 'expired', request: null, attempts: null });
+      const replay = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
+      expect([replay.status, replay.body]).toEqual([410, { error: 'execution cannot be replayed: its payload has expired (payloads are kept 7 days)' }]);
+    });
+  });
+
+  describe('numbers', () => {
+    it('counts executions, successes, failures and p50/p95 per hour and per day, per action and per tenant, from rollups', async () => {
+      const good = await actionAnswering(answer(200, '{"result":"ok"}'));
+      for (let i = 0; i < 3; i++) await execute(good.name);
+      receiver.behaviour = executions(answer(200, '{"error":"no"}'));
+      await execute(good.name);
+      const stats = (await get('/stats')).body.stats;
+      expect(stats.action_name).toBeNull();
+      expect(stats.hourly).toHaveLength(48);
+      expect(stats.daily).toHaveLength(30);
+      const hour = stats.hourly[47];
+      expect(hour).toMatchObject({ executions: 4, succeeded: 3, failed: 1 });
+      expect(hour.p50_ms).toEqual(expect.any(Number));
+      expect(hour.p95_ms).toBeGreaterThanOrEqual(hour.p50_ms);
+      expect(stats.daily[29]).toMatchObject({ executions: 4, succeeded: 3, failed: 1 });
+      expect(stats.actions).toEqual([expect.objectContaining({ action_name: good.name, executions: 4, succeeded: 3, failed: 1 })]);
+      const one = (await get(`/stats?action=${good.name}`)).body.stats;
+      expect(one.action_name).toBe(good.name);
+      expect(one.hourly[47]).toEqual(hour);
+      expect(one.actions).toBeUndefined();
+      // Another tenant's numbers hold none of these.
+      const theirs = (await get('/stats', other)).body.stats;
+      expect(theirs.hourly.every((point: { executions: number }) => point.executions === 0)).toBe(true);
+      expect((await get(`/stats?action=${good.name}`, other)).status).toBe(404);
+    });
+  });
+
+  describe('storage', () => {
+    it('deleting an action answers at once; its history, payloads and numbers go in the background', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      await execute(action.name);
+      await seed(action, 2_000, new Date(Date.now() - 1_000));
+      const deleted = await gateway(testApp, 'DELETE', `/actions/${action.name}`, { token: tenant.jwt });
+      expect(deleted.status).toBe(204);
+      await testApp.app.get(ExecutionLogMaintenance).run();
+      const left = async (table: string) =>
+        (await dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1 AND ${table === 'execution_payloads' ? 'true' : 'action_id = $2'}`, table === 'execution_payloads' ? [tenant.tenantId] : [tenant.tenantId, action.id]))[0].n;
+      expect(await left('executions')).toBe(0);
+      expect(await left('execution_payloads')).toBe(0);
+      expect(await left('execution_stats_hourly')).toBe(0);
+      expect((await get('/stats')).body.stats.hourly[47].executions).toBe(0);
+      expect((await get('/executions')).body.executions).toEqual([]);
+    });
+
+    it('retention drops whole partitions past it while requests run, and no request fails', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      const partitions = testApp.app.get(ExecutionLogPartitions);
+      const old = new Date(Date.now() - 40 * DAY_MS);
+      await seed(action, 50, old);
+      const dayOf = (table: string) => `${table}_p${new Date(Math.floor(old.getTime() / DAY_MS) * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '')}`;
+      // The log before partitioning is the first partition (up to the day after the move), so 40 days back is
+      // there; the other tables have a partition of that day.
+      const names = async () => (await partitions.withConnection((sql) => partitions.list(sql))).map((partition) => partition.name);
+      const sideTables = ['execution_payloads', 'execution_stats_hourly', 'execution_stats_daily'];
+      expect(await names()).toEqual(expect.arrayContaining(sideTables.map(dayOf)));
+      expect((await get(`/actions/${action.name}/executions`)).body.executions).toEqual([]);
+
+      let running = true;
+      const statuses: number[] = [];
+      const load = (async () => {
+        while (running) {
+          const [listed, executed] = await Promise.all([get(`/actions/${action.name}/executions?limit=5`), execute(action.name)]);
+          statuses.push(listed.status, executed.status);
+        }
+      })();
+      const report = await testApp.app.get(ExecutionLogMaintenance).run(true);
+      running = false;
+      await load;
+      expect(report.ran).toBe(true);
+      expect(report.dropped).toEqual(expect.arrayContaining(sideTables.map(dayOf)));
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      const after = await partitions.withConnection((sql) => partitions.list(sql));
+      for (const table of sideTables) expect(after.map((partition) => partition.name)).not.toContain(dayOf(table));
+      // Partitions stand ready for the coming week, for every table of the log.
+      const ahead = new Date(Date.now() + 6 * DAY_MS);
+      for (const table of ['executions', 'execution_payloads', 'execution_stats_hourly', 'execution_stats_daily']) {
+        expect(after.some((partition) => partition.table === table && (partition.from === null || partition.from <= ahead) && partition.to > ahead)).toBe(true);
+      }
+    });
+
+    it('one replica at a time: a run finding the lock held skips', async () => {
+      const partitions = testApp.app.get(ExecutionLogPartitions);
+      const maintenance = testApp.app.get(ExecutionLogMaintenance);
+      // Only a server has sessions of their own: the embedded database is one session, where the lock is re-entrant.
+      if (testApp.app.get(DataSource).options.type === 'postgres' && process.env.DATABASE_URL) {
+        await partitions.withConnection(async (sql) => {
+          await sql(`SELECT pg_advisory_lock(${0x61677702})`);
+          expect((await maintenance.run(true)).ran).toBe(false);
+          await sql(`SELECT pg_advisory_unlock(${0x61677702})`);
+        });
+      }
+      expect((await maintenance.run(true)).ran).toBe(true);
+    });
+  });
+});
