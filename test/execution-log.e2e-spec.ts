@@ -2,6 +2,7 @@ import { ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
 import { ExecutionLogMaintenance } from '../src/executions/execution-log-maintenance';
 import { ExecutionLogPartitions } from '../src/executions/log-partitions';
+import { BulkReplays } from '../src/executions/bulk-replays';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
@@ -335,6 +336,76 @@ describe('the delivery log', () => {
       expect(detail.body.execution.payload).toEqual({ status: 'expired', request: null, attempts: null });
       const replay = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
       expect([replay.status, replay.body]).toEqual([410, { error: 'execution cannot be replayed: its payload has expired (payloads are kept 7 days)' }]);
+    });
+  });
+
+  describe('bulk replay', () => {
+    const replayFailed = (name: string, body: unknown, owner = tenant) => gateway(testApp, 'POST', `/actions/${name}/executions/replay`, { token: owner.jwt, body });
+
+    it('replays what failed since a time, oldest first, skipping what cannot be replayed, and tells how far it got', async () => {
+      const action = await actionAnswering(answer(503, 'down'));
+      const since = new Date(Date.now() - 1_000);
+      const failed: string[] = [];
+      for (let i = 0; i < 3; i++) failed.push((await execute(action.name, { city: `c${i}` })).body.execution.id);
+      await gateway(testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: false } });
+      const unlogged = (await execute(action.name)).body.execution.id;
+      await gateway(testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: true } });
+      receiver.behaviour = executions(answer(200, '{"result":"ok"}'));
+      await execute(action.name); // a success: not replayed
+      const mark = receiver.calls.length;
+
+      const started = await replayFailed(action.name, { since: since.toISOString() });
+      expect(started.status).toBe(202);
+      expect(started.body.replay).toMatchObject({ action_name: action.name, status: 'running', total: 4, since: since.toISOString() });
+      await testApp.app.get(BulkReplays).settled();
+      const finished = await get(`/actions/${action.name}/replays/${started.body.replay.id}`);
+      expect(finished.body.replay).toMatchObject({ status: 'done', total: 4, done: 4, left: 0, succeeded: 3, failed: 0, skipped: 1, stopped_reason: null });
+      const calls = receiver.calls.slice(mark);
+      expect(calls.map((call) => call.headers['webhook-id'])).toEqual(failed);
+      expect(calls.map((call) => JSON.parse(call.body).parameters.city)).toEqual(['c0', 'c1', 'c2']);
+      expect(failed).not.toContain(unlogged);
+      // Another tenant, with an action of the same name, finds no such replay.
+      await actionAnswering(answer(200, '{}'), other, { name: action.name });
+      const theirs = await get(`/actions/${action.name}/replays/${started.body.replay.id}`, other);
+      expect([theirs.status, theirs.body]).toEqual([404, { error: 'Replay not found' }]);
+    });
+
+    it('refuses a bad period and more than 1,000 executions with 400 naming the problem', async () => {
+      const action = await actionAnswering(answer(503, 'down'));
+      const cases: Array<[unknown, string]> = [
+        [{}, 'since: is required'],
+        [{ since: 'today' }, 'since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'],
+        [{ since: '2026-11-27T10:00:00Z', until: '2026-11-27T09:00:00Z' }, 'until: must be later than since'],
+      ];
+      for (const [body, details] of cases) {
+        const response = await replayFailed(action.name, body);
+        expect([response.status, response.body]).toEqual([400, { error: 'Invalid request', details }]);
+      }
+      await seed(action, 1_001, new Date(Date.now() - 1_000), 'failed');
+      const tooMany = await replayFailed(action.name, { since: new Date(Date.now() - 3_600_000).toISOString() });
+      expect([tooMany.status, tooMany.body]).toEqual([400, { error: 'Invalid request', details: 'since: more than 1000 failed executions from then on; replay a shorter period (until)' }]);
+    });
+
+    it('counts each replay against the tenant\'s hourly budget, and stops when it is spent', async () => {
+      const limited = await startTestApp({ env: { RATE_LIMIT_PER_HOUR: '8', WEBHOOK_MAX_RETRIES: '0' } });
+      try {
+        const owner = await createTenant(limited);
+        receiver.behaviour = ok;
+        const created = await gateway(limited, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url()) }); // 1
+        receiver.behaviour = executions(answer(503, 'down'));
+        const name = created.body.action.name;
+        for (let i = 0; i < 4; i++) await gateway(limited, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body: { parameters: { city: 'x' } } }); // 5
+        receiver.behaviour = executions(answer(200, '{"result":"ok"}'));
+        const started = await gateway(limited, 'POST', `/actions/${name}/executions/replay`, { token: owner.jwt, body: { since: new Date(Date.now() - 60_000).toISOString() } }); // 6
+        expect(started.status).toBe(202);
+        await limited.app.get(BulkReplays).settled();
+        const replay = (await limited.app.get(BulkReplays).get(owner.tenantId as never, name, started.body.replay.id));
+        expect(replay).toMatchObject({ status: 'stopped', total: 4, done: 2, left: 2, succeeded: 2 });
+        expect(replay.stopped_reason).toMatch(/^the tenant's hourly request budget is spent \(8\)/);
+        expect((await gateway(limited, 'GET', '/actions', { token: owner.jwt })).status).toBe(429);
+      } finally {
+        await limited.close();
+      }
     });
   });
 

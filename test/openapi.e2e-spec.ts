@@ -63,6 +63,7 @@ describe('OpenAPI description', () => {
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/executions',
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/executions/{execution_id}',
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/log-settings',
+      'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/replays/{replay_id}',
       'GET /api/v1/admin/tenants/{tenant_id}/api-tokens',
       'GET /api/v1/admin/tenants/{tenant_id}/hmac-keys',
       'GET /api/v1/gateway/actions',
@@ -70,6 +71,7 @@ describe('OpenAPI description', () => {
       'GET /api/v1/gateway/actions/{action_name}/executions',
       'GET /api/v1/gateway/actions/{action_name}/executions/{execution_id}',
       'GET /api/v1/gateway/actions/{action_name}/log-settings',
+      'GET /api/v1/gateway/actions/{action_name}/replays/{replay_id}',
       'GET /api/v1/gateway/executions',
       'GET /api/v1/gateway/stats',
       'GET /api/v1/gateway/tools',
@@ -79,12 +81,14 @@ describe('OpenAPI description', () => {
       'POST /api/v1/admin/tenants',
       'POST /api/v1/admin/tenants/{tenant_id}/actions',
       'POST /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/execute',
+      'POST /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/executions/replay',
       'POST /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/executions/{execution_id}/replay',
       'POST /api/v1/admin/tenants/{tenant_id}/api-tokens',
       'POST /api/v1/admin/tenants/{tenant_id}/hmac-keys',
       'POST /api/v1/admin/tenants/{tenant_id}/portal-links',
       'POST /api/v1/gateway/actions',
       'POST /api/v1/gateway/actions/{action_name}/execute',
+      'POST /api/v1/gateway/actions/{action_name}/executions/replay',
       'POST /api/v1/gateway/actions/{action_name}/executions/{execution_id}/replay',
       'POST /api/v1/gateway/mcp',
       'POST /api/v1/gateway/token/exchange',
@@ -120,6 +124,7 @@ describe('OpenAPI description', () => {
         // The delivery log (issue 29).
         'getExecution', 'replayExecution', 'listTenantExecutions', 'getExecutionStats', 'getLogSettings', 'updateLogSettings',
         'replayTenantActionExecution', 'getTenantActionLogSettings', 'updateTenantActionLogSettings',
+        'replayFailedExecutions', 'getBulkReplay', 'replayFailedTenantActionExecutions', 'getTenantBulkReplay',
       ].sort(),
     );
     // Every operation that takes a body can meet the 1 MB limit.

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiParam, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiParam, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ActionNameParam } from '../actions/dto/action-fields';
 import { ActionsService } from '../actions/actions.service';
 import { ApiErrors, conflict, gone, invalid, notFound } from '../common/api-errors.decorator';
@@ -13,8 +13,10 @@ import { ExecutionResponse, ReplayResponse } from '../executions/dto/execution.r
 import { LogSettingsResponse, UpdateLogSettingsRequest } from '../executions/dto/log-settings';
 import { ExecutionLogService } from '../executions/execution-log.service';
 import { ApiExecutionListQuery } from '../executions/execution-list.openapi';
-import { parseExecutionListQuery, QueryValue } from '../executions/execution-query';
+import { parseExecutionListQuery, parseReplayPeriod, QueryValue } from '../executions/execution-query';
 import { ExecutionsService } from '../executions/executions.service';
+import { BulkReplays } from '../executions/bulk-replays';
+import { BulkReplayRequest, BulkReplayResponse } from '../executions/dto/bulk-replay';
 import { TenantBudgeted } from '../rate-limit/managed-tenant-throttler.guard';
 import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
 import { RequestTrace } from '../tracing/request-trace';
@@ -37,6 +39,7 @@ export class TenantExecutionsAdminController {
     private readonly executions: ExecutionsService,
     private readonly log: ExecutionLogService,
     private readonly actions: ActionsService,
+    private readonly bulk: BulkReplays,
   ) {}
 
   @Post('execute')
@@ -102,6 +105,29 @@ export class TenantExecutionsAdminController {
   )
   async replay(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string, @Param('execution_id') id: string): Promise<ReplayResponse> {
     return { execution: (await this.executions.replay(tenantId, name, id)) as ReplayResponse['execution'] };
+  }
+
+  @Post('executions/replay')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Replay the action\'s failed executions since a time (at most 1,000) in the background; each counts against the tenant\'s rate limit',
+    operationId: 'replayFailedTenantActionExecutions',
+  })
+  @ApiBody({ type: BulkReplayRequest })
+  @ApiResponse({ status: 202, type: BulkReplayResponse, description: 'Started' })
+  @ApiErrors(invalid('since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'), conflict('a bulk replay is already running for this tenant (…)'))
+  async replayFailed(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string, @Body() body: BulkReplayRequest): Promise<BulkReplayResponse> {
+    const { since, until } = parseReplayPeriod(body);
+    return { replay: await this.bulk.start(tenantId, name, since, until) };
+  }
+
+  @Get('replays/:replay_id')
+  @ApiOperation({ summary: 'How far a bulk replay got: done, left, succeeded, failed, skipped', operationId: 'getTenantBulkReplay' })
+  @ApiParam({ name: 'replay_id', schema: { type: 'string', format: 'uuid' } })
+  @ApiOkResponse({ type: BulkReplayResponse })
+  @ApiErrors(notFound('Tenant not found', 'Action not found', 'Replay not found'))
+  async bulkReplay(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string, @Param('replay_id') id: string): Promise<BulkReplayResponse> {
+    return { replay: await this.bulk.get(tenantId, name, id) };
   }
 
   @Get('log-settings')

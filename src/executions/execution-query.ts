@@ -90,3 +90,22 @@ function once(name: string, raw: QueryValue): string | undefined {
 function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
+
+/** The period of a bulk replay: `since` required, `until` optional and later; each an RFC 3339 date-time. */
+export function parseReplayPeriod(body: { since: string; until?: string }): { since: Date; until?: Date } {
+  const problems: string[] = [];
+  const read = (name: string, raw: string | undefined) => {
+    try {
+      return parseDateTime(name, raw);
+    } catch (error) {
+      if (!(error instanceof InvalidRequestError)) throw error;
+      problems.push(error.details ?? error.message);
+      return undefined;
+    }
+  };
+  const since = read('since', body.since);
+  const until = read('until', body.until);
+  if (since && until && since >= until) problems.push('until: must be later than since');
+  if (problems.length > 0) throw new InvalidRequestError(problems.join('; '));
+  return { since: since!, until };
+}

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ArrivedAt } from '../common/request-arrival';
 import { AsOf } from '../database/read-scope';
@@ -20,6 +20,9 @@ import { ExecutionLogService } from './execution-log.service';
 import { parseExecutionListQuery, QueryValue } from './execution-query';
 import { ApiExecutionListQuery } from './execution-list.openapi';
 import { ExecutionsService } from './executions.service';
+import { BulkReplays } from './bulk-replays';
+import { BulkReplayRequest, BulkReplayResponse } from './dto/bulk-replay';
+import { parseReplayPeriod } from './execution-query';
 
 @ApiTags('executions')
 @ApiBearerAuth()
@@ -32,6 +35,7 @@ export class ExecutionsController {
     private readonly executions: ExecutionsService,
     private readonly log: ExecutionLogService,
     private readonly actions: ActionsService,
+    private readonly bulk: BulkReplays,
   ) {}
 
   @Post('execute')
@@ -119,6 +123,43 @@ export class ExecutionsController {
     @RequestTrace() trace: TraceParent,
   ): Promise<ReplayResponse> {
     return { execution: (await this.executions.replay(tenantId, name, id, arrivedAt, trace)) as ReplayResponse['execution'] };
+  }
+
+  @Post('executions/replay')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'replayFailedExecutions',
+    summary: 'Replay the action\'s failed executions since a time (at most 1,000), in the background',
+    description:
+      'Each is replayed as POST …/executions/{execution_id}/replay does, oldest first, one at a time, and counts against the tenant\'s ' +
+      'hourly budget like a request: the replay stops, saying why, when the budget is spent. One bulk replay per tenant runs at a time. ' +
+      'GET …/replays/{replay_id} tells how many are done and how many are left.',
+  })
+  @ApiBody({ type: BulkReplayRequest })
+  @ApiResponse({ status: 202, type: BulkReplayResponse, description: 'Started' })
+  @ApiErrors(invalid('since: more than 1000 failed executions from then on; replay a shorter period (until)'), conflict('a bulk replay is already running for this tenant (…)'))
+  async replayFailed(
+    @CurrentTenant() tenantId: TenantId,
+    @ArrivedAt() arrivedAt: AsOf,
+    @Param('action_name') name: string,
+    @Body() body: BulkReplayRequest,
+  ): Promise<BulkReplayResponse> {
+    const { since, until } = parseReplayPeriod(body);
+    return { replay: await this.bulk.start(tenantId, name, since, until, arrivedAt) };
+  }
+
+  @Get('replays/:replay_id')
+  @ApiOperation({ operationId: 'getBulkReplay', summary: 'How far a bulk replay got: done, left, succeeded, failed, skipped' })
+  @ApiParam({ name: 'replay_id', schema: { type: 'string', format: 'uuid' } })
+  @ApiOkResponse({ type: BulkReplayResponse })
+  @ApiErrors(notFound('Action not found', 'Replay not found'))
+  async bulkReplay(
+    @CurrentTenant() tenantId: TenantId,
+    @ArrivedAt() arrivedAt: AsOf,
+    @Param('action_name') name: string,
+    @Param('replay_id') id: string,
+  ): Promise<BulkReplayResponse> {
+    return { replay: await this.bulk.get(tenantId, name, id, arrivedAt) };
   }
 
   @Get('log-settings')

@@ -5,7 +5,10 @@ import { MetricsModule } from '../metrics/metrics.module';
 import { TracingModule } from '../tracing/tracing.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Execution } from './execution.entity';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { BulkReplays } from './bulk-replays';
 import { ExecutionLogMaintenance } from './execution-log-maintenance';
+import { ExecutionReplaysRepository } from './execution-replays.repository';
 import { ExecutionLogService } from './execution-log.service';
 import { ExecutionsRepository } from './executions.repository';
 import { ExecutionsService } from './executions.service';
@@ -14,8 +17,8 @@ import { ParameterValidators } from './parameter-validators';
 
 /** Running actions and their stored log (partitions, retention, rollups), as services without routes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Execution]), ActionsModule, WebhooksModule, TracingModule, MetricsModule],
-  providers: [ExecutionsRepository, ExecutionsService, ExecutionLogService, ExecutionLogPartitions, ExecutionLogMaintenance, ParameterValidators],
-  exports: [ExecutionsService, ExecutionLogService, ExecutionLogMaintenance],
+  imports: [TypeOrmModule.forFeature([Execution]), ActionsModule, WebhooksModule, TracingModule, MetricsModule, RateLimitModule],
+  providers: [ExecutionsRepository, ExecutionsService, ExecutionLogService, ExecutionLogPartitions, ExecutionLogMaintenance, ParameterValidators, ExecutionReplaysRepository, BulkReplays],
+  exports: [ExecutionsService, ExecutionLogService, ExecutionLogMaintenance, BulkReplays],
 })
 export class ExecutionsModule {}
