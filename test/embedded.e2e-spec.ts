@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from './support/http';
-import { runCli, runMigrationCommand, ServiceProcess } from './support/process';
-import { Receiver } from './support/receiver';
+import { runCli, runCliAsync, runMigrationCommand, ServiceProcess } from './support/process';
+import { ok, Receiver, status } from './support/receiver';
 
 /**
  * The zero-set-up path, on the built service in child processes: no DATABASE_URL, an embedded PostgreSQL under
@@ -138,6 +138,52 @@ describe('embedded database and the command line', () => {
     const unknownId = runCli(['api-tokens:list', '--tenant-id', '00000000-0000-4000-8000-000000000000'], env);
     expect(unknownId).toMatchObject({ status: 1, stderr: 'tenant not found\n' });
     await service.stop();
+  }, 180_000);
+
+  it("manages a tenant's actions and portal links, and says which option was meant for a name given as an id", async () => {
+    await Promise.all(services.map((running) => running.stop()));
+    const service = start();
+    const url = await service.ready(dataDir);
+    const delta = JSON.parse(runCli(['bootstrap', '--tenant', 'delta'], env).stdout);
+    const folder = mkdtempSync(join(tmpdir(), 'agw-cli-schema-'));
+    const schemaFile = join(folder, 'schema.json');
+    writeFileSync(schemaFile, '{"type":"object","properties":{"city":{"type":"string","maxLength":1e2}},"required":["city"]}\n');
+    const tested = receiver.calls.length;
+
+    const created = await runCliAsync(
+      ['actions:create', '--tenant', 'delta', '--name', 'get_weather', '--description', 'Weather now', '--webhook-url', receiver.url(), '--json-schema', schemaFile],
+      env,
+    );
+    expect(created).toMatchObject({ status: 0, stderr: '' });
+    expect(JSON.parse(created.stdout).action).toMatchObject({ name: 'get_weather', description: 'Weather now', webhook_url: receiver.url() });
+    expect(receiver.calls.length).toBe(tested + 1); // the registration test
+    const listed = JSON.parse(runCli(['actions:list', '--tenant-id', delta.tenant.id], env).stdout);
+    expect(listed.actions.map((action: { name: string }) => action.name)).toEqual(['get_weather']);
+    const updated = JSON.parse((await runCliAsync(['actions:update', '--tenant', 'delta', '--name', 'get_weather', '--description', 'Weather, now'], env)).stdout);
+    expect(updated.action).toMatchObject({ name: 'get_weather', description: 'Weather, now', json_schema: listed.actions[0].json_schema });
+    const got = JSON.parse(runCli(['actions:get', '--tenant', 'delta', '--name', 'get_weather'], env).stdout);
+    expect(got.action).toEqual(updated.action);
+
+    receiver.behaviour = status(404);
+    const refused = await runCliAsync(['actions:update', '--tenant', 'delta', '--name', 'get_weather', '--webhook-url', receiver.url('/v2')], env);
+    receiver.behaviour = ok;
+    expect(refused).toMatchObject({ status: 1, stderr: 'action validation failed: webhook endpoint returned status 404\n' });
+    const deleted = runCli(['actions:delete', '--tenant', 'delta', '--name', 'get_weather'], env);
+    expect(JSON.parse(deleted.stdout)).toEqual({ deleted_action: got.action });
+    expect(runCli(['actions:get', '--tenant', 'delta', '--name', 'get_weather'], env)).toMatchObject({ status: 1, stderr: 'action not found\n' });
+
+    const link = JSON.parse(runCli(['portal-links:create', '--tenant', 'delta'], env).stdout).portal_link;
+    expect(link).toMatchObject({ tenant_id: delta.tenant.id, url: `${url}/console/portal#token=${link.token}` });
+    expect((await call(url, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: link.token } })).status).toBe(200);
+
+    const byName = runCli(['actions:list', '--tenant-id', 'delta'], env);
+    expect(byName).toMatchObject({ status: 2, stdout: '' });
+    expect(byName.stderr).toMatch(/^"delta" is not a tenant id \(ids are UUIDs\): did you mean --tenant delta\?\n\nusage: npm run gateway -- actions:list /);
+    await service.stop();
+
+    // No service running: the command line's own copy of the service makes the link for the one PORT names.
+    const offline = JSON.parse(runCli(['portal-links:create', '--tenant', 'delta'], { ...env, PORT: '3999' }).stdout).portal_link;
+    expect(offline.url).toBe(`http://127.0.0.1:3999/console/portal#token=${offline.token}`);
   }, 180_000);
 
   it('lists every configuration problem at once, one line each, and exits 1 without a stack trace', async () => {

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { closest } from '../actions/schema/schema-mistakes';
-import { COMMANDS, Command, Options, UsageError, optionsOf } from './commands';
+import { isUuid } from '../common/uuid';
+import { COMMANDS, Command, CommandError, Options, UsageError, optionsOf } from './commands';
 import { commandHelp, generalHelp } from './help';
 
 /** What the arguments ask for: a help text, or a command with its options. */
@@ -46,6 +48,58 @@ function checkRequired(command: Command, options: Options): void {
   }
   const missing = command.options.find((option) => option.required && !options[option.name]);
   if (missing) throw new UsageError(`--${missing.name} <${missing.value}> is required`);
+  if (command.oneOf && !command.oneOf.some((name) => options[name] !== undefined)) {
+    throw new UsageError(`give at least one of ${command.oneOf.map((name) => `--${name}`).join(', ')}`);
+  }
+  for (const option of optionsOf(command)) {
+    const value = options[option.name];
+    if (option.idOf && value !== undefined && !isUuid(value)) throw new UsageError(notAnId(option.idOf, value));
+  }
+}
+
+/**
+ * Ids are UUIDs: anything else would only be "not found" from the API. A tenant's name where its id is expected
+ * (`--tenant-id acme`) is the likely mistake, so the message names the option meant.
+ */
+function notAnId({ kind, listedBy }: { kind: string; listedBy: string }, value: string): string {
+  const shown = JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+  if (kind === 'tenant') return `${shown} is not a tenant id (ids are UUIDs): did you mean --tenant ${shellWord(value)}?`;
+  return `${shown} is not ${/^[AEHIOU]/.test(kind) ? 'an' : 'a'} ${kind} id (ids are UUIDs: ${listedBy} shows them)`;
+}
+
+/** A value as it would be typed again in a shell. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command's options with each JSON-file option's value (a path, `-` for standard input) replaced by the file's
+ * text, read and checked to be JSON before anything runs, so a typo in a path opens no database and sends nothing.
+ */
+export function readJsonFiles(command: Command, options: Options, read: (path: string) => string = readOption): Options {
+  const resolved = { ...options };
+  for (const option of optionsOf(command)) {
+    const path = options[option.name];
+    if (!option.jsonFile || path === undefined) continue;
+    let text: string;
+    try {
+      text = read(path);
+    } catch (error) {
+      const { code } = error as NodeJS.ErrnoException;
+      throw new CommandError(`cannot read --${option.name} ${path}: ${code ?? (error as Error).message}`);
+    }
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      throw new CommandError(`--${option.name} ${path} is not JSON: ${(error as Error).message}`);
+    }
+    resolved[option.name] = text;
+  }
+  return resolved;
+}
+
+function readOption(path: string): string {
+  return readFileSync(path === '-' ? 0 : path, 'utf8');
 }
 
 function commandNamed(name: string): Command {

@@ -1,44 +1,61 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import dockerignore from '@balena/dockerignore';
-import { AdminRequest, COMMANDS, CommandError } from './commands';
-import { parseCommandLine } from './command-line';
+import { AdminRequest, COMMANDS, CommandError, UsageError } from './commands';
+import { parseCommandLine, readJsonFiles } from './command-line';
+
+const T1 = '6f1c0a52-9d3e-4b7a-8c21-0e5d4f3a2b11';
+const T2 = '6f1c0a52-9d3e-4b7a-8c21-0e5d4f3a2b12';
+const T9 = '6f1c0a52-9d3e-4b7a-8c21-0e5d4f3a2b19';
+const TOKEN = '0c6b1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d';
+const KEY = '1d7c2e3f-4a51-4b6c-9d7e-8f9a0b1c2d3e';
 
 /** A management API in memory, enough for the command line's own logic (lookups, refusals, read-backs). */
 function fakeApi(tenants: { id: string; name: string }[]) {
   const calls: string[] = [];
-  const request: AdminRequest = async (method, path, body) => {
+  const bodies: (string | undefined)[] = [];
+  const request: AdminRequest = async (method, path, sent) => {
     calls.push(`${method} ${path}`);
+    bodies.push(typeof sent === 'string' ? sent : sent && JSON.stringify(sent));
+    const body = typeof sent === 'string' ? (JSON.parse(sent) as Record<string, unknown>) : sent;
     if (method === 'GET' && path === '/tenants') return { tenants };
     if (method === 'POST' && path === '/tenants') return { tenant: { id: 'new', name: body?.name } };
-    if (method === 'POST' && path.endsWith('/api-tokens')) return { api_token: { id: 'tok', token: 'agw_x' } };
-    if (method === 'POST' && path.endsWith('/hmac-keys')) return { hmac_key: { id: 'key', key: 'whsec_x' } };
+    if (method === 'POST' && path.endsWith('/api-tokens')) return { api_token: { id: TOKEN, token: 'agw_x' } };
+    if (method === 'POST' && path.endsWith('/hmac-keys')) return { hmac_key: { id: KEY, key: 'whsec_x' } };
+    if (method === 'POST' && path.endsWith('/portal-links')) return { portal_link: { url: 'http://localhost:3000/console/portal#token=agwp_x' } };
     if (method === 'DELETE') return undefined;
-    if (method === 'GET' && path.endsWith('/api-tokens')) return { api_tokens: [{ id: 'tok', revoked_at: '2026-01-01T00:00:00.000Z' }, { id: 'other' }] };
-    if (method === 'GET' && path.endsWith('/hmac-keys')) return { hmac_keys: [{ id: 'key', revoked_at: '2026-01-01T00:00:00.000Z' }] };
+    if (method === 'GET' && path.endsWith('/api-tokens')) return { api_tokens: [{ id: TOKEN, revoked_at: '2026-01-01T00:00:00.000Z' }, { id: 'other' }] };
+    if (method === 'GET' && path.endsWith('/hmac-keys')) return { hmac_keys: [{ id: KEY, revoked_at: '2026-01-01T00:00:00.000Z' }] };
+    if (method === 'GET' && path.endsWith('/actions')) return { actions: [] };
+    if (method === 'GET' && path.includes('/actions/')) return { action: { name: decodeURIComponent(path.split('/')[4]) } };
+    if ((method === 'POST' || method === 'PUT') && path.includes('/actions')) return { action: body };
     if (method === 'PATCH') return { tenant: { id: path.split('/')[2], ...body } };
     throw new Error(`unexpected ${method} ${path}`);
   };
-  return { request, calls };
+  return { request, calls, bodies };
 }
 
-const run = (argv: string[], api: ReturnType<typeof fakeApi>) => {
+const run = async (argv: string[], api: ReturnType<typeof fakeApi>, files: Record<string, string> = {}) => {
   const invocation = parseCommandLine(argv);
   if ('help' in invocation) throw new Error('help');
-  return invocation.command.run(api.request, invocation.options);
+  const options = readJsonFiles(invocation.command, invocation.options, (path) => {
+    if (!Object.hasOwn(files, path)) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    return files[path];
+  });
+  return invocation.command.run(api.request, options);
 };
 
 describe('command line commands', () => {
   it('bootstraps a new tenant, and refuses a name that is taken instead of making a second one', async () => {
-    const api = fakeApi([{ id: 't1', name: 'acme' }]);
+    const api = fakeApi([{ id: T1, name: 'acme' }]);
     expect(await run(['bootstrap', '--tenant', 'globex'], api)).toEqual({
       tenant: { id: 'new', name: 'globex' },
-      api_token: { id: 'tok', token: 'agw_x' },
-      hmac_key: { id: 'key', key: 'whsec_x' },
+      api_token: { id: TOKEN, token: 'agw_x' },
+      hmac_key: { id: KEY, key: 'whsec_x' },
     });
     await expect(run(['bootstrap', '--tenant', 'acme'], api)).rejects.toThrow(
       new CommandError(
-        'a tenant named "acme" already exists (t1): issue more credentials for it with api-tokens:create --tenant acme and hmac-keys:create --tenant acme',
+        `a tenant named "acme" already exists (${T1}): issue more credentials for it with api-tokens:create --tenant acme and hmac-keys:create --tenant acme`,
       ),
     );
     await expect(run(['tenants:create', '--name', 'acme'], api)).rejects.toThrow('a tenant named "acme" already exists');
@@ -46,30 +63,73 @@ describe('command line commands', () => {
   });
 
   it('finds a tenant by name wherever a tenant id is taken', async () => {
-    const api = fakeApi([{ id: 't1', name: 'acme' }, { id: 't2', name: 'globex' }]);
-    expect(await run(['tenants:disable', '--tenant', 'globex'], api)).toEqual({ tenant: { id: 't2', status: 'disabled' } });
+    const api = fakeApi([{ id: T1, name: 'acme' }, { id: T2, name: 'globex' }]);
+    expect(await run(['tenants:disable', '--tenant', 'globex'], api)).toEqual({ tenant: { id: T2, status: 'disabled' } });
     await run(['api-tokens:create', '--tenant', 'acme', '--name', 'ci'], api);
-    expect(api.calls).toContain('POST /tenants/t1/api-tokens');
-    await run(['hmac-keys:list', '--tenant-id', 't9'], api);
-    expect(api.calls).toContain('GET /tenants/t9/hmac-keys');
+    expect(api.calls).toContain(`POST /tenants/${T1}/api-tokens`);
+    await run(['hmac-keys:list', '--tenant-id', T9], api);
+    expect(api.calls).toContain(`GET /tenants/${T9}/hmac-keys`);
   });
 
   it('refuses an unknown or ambiguous tenant name', async () => {
-    const api = fakeApi([{ id: 't1', name: 'twin' }, { id: 't2', name: 'twin' }]);
+    const api = fakeApi([{ id: T1, name: 'twin' }, { id: T2, name: 'twin' }]);
     await expect(run(['api-tokens:list', '--tenant', 'nobody'], api)).rejects.toThrow(new CommandError('no tenant is named "nobody"'));
     await expect(run(['api-tokens:list', '--tenant', 'twin'], api)).rejects.toThrow(
-      new CommandError('2 tenants are named "twin": choose one with --tenant-id (t1, t2)'),
+      new CommandError(`2 tenants are named "twin": choose one with --tenant-id (${T1}, ${T2})`),
     );
   });
 
   it('prints the revoked token or key as JSON', async () => {
-    const api = fakeApi([{ id: 't1', name: 'acme' }]);
-    expect(await run(['api-tokens:revoke', '--tenant', 'acme', '--token-id', 'tok'], api)).toEqual({
-      api_token: { id: 'tok', revoked_at: '2026-01-01T00:00:00.000Z' },
+    const api = fakeApi([{ id: T1, name: 'acme' }]);
+    expect(await run(['api-tokens:revoke', '--tenant', 'acme', '--token-id', TOKEN], api)).toEqual({
+      api_token: { id: TOKEN, revoked_at: '2026-01-01T00:00:00.000Z' },
     });
-    expect(await run(['hmac-keys:revoke', '--tenant-id', 't1', '--key-id', 'key'], api)).toEqual({
-      hmac_key: { id: 'key', revoked_at: '2026-01-01T00:00:00.000Z' },
+    expect(await run(['hmac-keys:revoke', '--tenant-id', T1, '--key-id', KEY], api)).toEqual({
+      hmac_key: { id: KEY, revoked_at: '2026-01-01T00:00:00.000Z' },
     });
+  });
+
+  it('registers an action with the schema file sent as written, numbers and key order included', async () => {
+    const api = fakeApi([{ id: T1, name: 'acme' }]);
+    const schema = '{"type":"object","properties":{"n":{"type":"number","maximum":1e400,"multipleOf":0.1000000000000000055511151231257827}}}\n';
+    await run(
+      ['actions:create', '--tenant', 'acme', '--name', 'get_weather', '--description', 'Weather "now"', '--webhook-url', 'https://hooks.example.com/w', '--json-schema', 'schema.json'],
+      api,
+      { 'schema.json': schema },
+    );
+    expect(api.calls.at(-1)).toBe(`POST /tenants/${T1}/actions`);
+    expect(api.bodies.at(-1)).toBe(`{"name":"get_weather","description":"Weather \\"now\\"","webhook_url":"https://hooks.example.com/w","json_schema":${schema.trim()}}`);
+  });
+
+  it('updates only what is given, and gets, lists and deletes actions by name', async () => {
+    const api = fakeApi([{ id: T1, name: 'acme' }]);
+    await run(['actions:update', '--tenant', 'acme', '--name', 'get_weather', '--webhook-url', 'https://hooks.example.com/v2'], api);
+    expect(api.calls.at(-1)).toBe(`PUT /tenants/${T1}/actions/get_weather`);
+    expect(api.bodies.at(-1)).toBe('{"webhook_url":"https://hooks.example.com/v2"}');
+    await run(['actions:update', '--tenant-id', T1, '--name', 'get_weather', '--json-schema', '-'], api, { '-': ' {"type":"object"} ' });
+    expect(api.bodies.at(-1)).toBe('{"json_schema":{"type":"object"}}');
+
+    expect(await run(['actions:list', '--tenant', 'acme'], api)).toEqual({ actions: [] });
+    expect(api.calls.at(-1)).toBe(`GET /tenants/${T1}/actions`);
+    expect(await run(['actions:get', '--tenant-id', T1, '--name', 'a/b'], api)).toEqual({ action: { name: 'a/b' } });
+    expect(api.calls.at(-1)).toBe(`GET /tenants/${T1}/actions/a%2Fb`);
+
+    expect(await run(['actions:delete', '--tenant-id', T1, '--name', 'get_weather'], api)).toEqual({ deleted_action: { name: 'get_weather' } });
+    expect(api.calls.slice(-2)).toEqual([`GET /tenants/${T1}/actions/get_weather`, `DELETE /tenants/${T1}/actions/get_weather`]);
+  });
+
+  it('refuses a schema file that cannot be read or is not JSON before anything is sent', async () => {
+    const api = fakeApi([{ id: T1, name: 'acme' }]);
+    const create = ['actions:create', '--tenant', 'acme', '--name', 'a', '--description', 'd', '--webhook-url', 'https://h.example.com', '--json-schema'];
+    await expect(run([...create, 'missing.json'], api)).rejects.toThrow(new CommandError('cannot read --json-schema missing.json: ENOENT'));
+    await expect(run([...create, 'bad.json'], api, { 'bad.json': '{"type":' })).rejects.toThrow(/^--json-schema bad\.json is not JSON: /);
+    expect(api.calls).toEqual([]);
+  });
+
+  it("makes a tenant's portal link", async () => {
+    const api = fakeApi([{ id: T1, name: 'acme' }]);
+    expect(await run(['portal-links:create', '--tenant', 'acme'], api)).toEqual({ portal_link: { url: 'http://localhost:3000/console/portal#token=agwp_x' } });
+    expect(api.calls.at(-1)).toBe(`POST /tenants/${T1}/portal-links`);
   });
 
   it('describes every command', () => {
@@ -109,8 +169,20 @@ describe('parseCommandLine', () => {
     [['tenants:disable'], '--tenant <name> or --tenant-id <id> is required'],
     [['tenants:disable', '--tenant', 'a', '--tenant-id', 'b'], 'give --tenant or --tenant-id, not both'],
     [['api-tokens:revoke', '--tenant', 'a'], '--token-id <id> is required'],
+    [['actions:update', '--tenant', 'a', '--name', 'n'], 'give at least one of --description, --webhook-url, --json-schema'],
+    [['actions:create', '--tenant', 'a', '--name', 'n', '--description', 'd', '--webhook-url', 'u'], '--json-schema <file> is required'],
+    [['portal-link:create'], 'unknown command "portal-link:create" (did you mean "portal-links:create"?)'],
   ])('refuses %j as a usage error', (argv, message) => {
-    expect(() => parseCommandLine(argv)).toThrow(message);
+    expect(() => parseCommandLine(argv)).toThrow(new UsageError(message));
+  });
+
+  it.each([
+    [['api-tokens:list', '--tenant-id', 'acme'], '"acme" is not a tenant id (ids are UUIDs): did you mean --tenant acme?'],
+    [['actions:list', '--tenant-id', 'Acme Corp'], `"Acme Corp" is not a tenant id (ids are UUIDs): did you mean --tenant 'Acme Corp'?`],
+    [['api-tokens:revoke', '--tenant', 'acme', '--token-id', 'ci'], '"ci" is not an API token id (ids are UUIDs: api-tokens:list shows them)'],
+    [['hmac-keys:revoke', '--tenant', 'acme', '--key-id', '1a2b3c4d'], '"1a2b3c4d" is not an HMAC key id (ids are UUIDs: hmac-keys:list shows them)'],
+  ])('refuses %j, a name or a short id where an id is expected, saying what was meant', (argv, message) => {
+    expect(() => parseCommandLine(argv)).toThrow(new UsageError(message));
   });
 });
 

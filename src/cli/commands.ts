@@ -1,5 +1,8 @@
-/** Calls the management API (of the running service, or of one the command line starts for itself). */
-export type AdminRequest = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: Record<string, unknown>) => Promise<unknown>;
+/**
+ * Calls the management API (of the running service, or of one the command line starts for itself). A body given
+ * as a string is JSON text sent as it is (an action's schema keeps the numbers and key order its file has).
+ */
+export type AdminRequest = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: Record<string, unknown> | string) => Promise<unknown>;
 
 export type Options = Record<string, string | undefined>;
 
@@ -9,6 +12,10 @@ export interface OptionSpec {
   value: string;
   description: string;
   required?: boolean;
+  /** The value names a file (`-`: standard input) holding JSON; the command receives the file's text. */
+  jsonFile?: true;
+  /** The value is the id (a UUID) of this kind of record, which this command lists: anything else is a usage error. */
+  idOf?: { kind: string; listedBy: string };
 }
 
 export interface Command {
@@ -16,6 +23,8 @@ export interface Command {
   /** Commands that act on one tenant take `--tenant <name>` or `--tenant-id <id>`, exactly one of them. */
   tenant?: true;
   options: OptionSpec[];
+  /** Options of which at least one must be given (what an update changes). */
+  oneOf?: string[];
   run(request: AdminRequest, options: Options): Promise<unknown>;
 }
 
@@ -32,7 +41,7 @@ interface Tenant {
 
 const TENANT_OPTIONS: OptionSpec[] = [
   { name: 'tenant', value: 'name', description: 'the tenant, by name (an error if several tenants share it)' },
-  { name: 'tenant-id', value: 'id', description: 'the tenant, by id' },
+  { name: 'tenant-id', value: 'id', description: 'the tenant, by id', idOf: { kind: 'tenant', listedBy: 'tenants:list' } },
 ];
 
 const required = (options: Options, name: string): string => {
@@ -80,6 +89,33 @@ async function revoke(request: AdminRequest, collection: 'api-tokens' | 'hmac-ke
   const list = (await request('GET', `${path}/${collection}`)) as Record<string, { id: string }[]>;
   const revoked = list[key].find((item) => item.id === id);
   return { [key.slice(0, -1)]: revoked };
+}
+
+const ACTION_NAME: OptionSpec = { name: 'name', value: 'name', description: "the action's name (lowercase letters, digits, underscores)", required: true };
+const DESCRIPTION: OptionSpec = { name: 'description', value: 'text', description: 'what the action does, for the people and models choosing it' };
+const WEBHOOK_URL: OptionSpec = { name: 'webhook-url', value: 'url', description: 'where the signed POST goes' };
+const JSON_SCHEMA: OptionSpec = {
+  name: 'json-schema',
+  value: 'file',
+  description: "a file holding the JSON Schema of the action's parameters (- reads standard input)",
+  jsonFile: true,
+};
+
+/** `/tenants/{id}/actions/{name}`. */
+async function actionPath(request: AdminRequest, options: Options): Promise<string> {
+  return `${await tenantPath(request, options)}/actions/${encodeURIComponent(required(options, 'name'))}`;
+}
+
+/**
+ * An action's create or update body: the given fields, and the schema file's JSON text as the file has it (parsing
+ * and serializing it again could change a number, 1e400 or 0.1000000000000000055511151231257827).
+ */
+function actionBody(options: Options, fields: Record<string, string | undefined>): string {
+  const members = Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`);
+  if (options['json-schema'] !== undefined) members.push(`"json_schema":${options['json-schema'].trim()}`);
+  return `{${members.join(',')}}`;
 }
 
 /** The management operations, by name. Each is one or more admin API calls; its result is printed as JSON. */
@@ -139,7 +175,7 @@ export const COMMANDS: Record<string, Command> = {
   'api-tokens:revoke': {
     summary: 'revoke an API token; prints it with its revoked_at',
     tenant: true,
-    options: [{ name: 'token-id', value: 'id', description: 'the token to revoke', required: true }],
+    options: [{ name: 'token-id', value: 'id', description: 'the token to revoke', required: true, idOf: { kind: 'API token', listedBy: 'api-tokens:list' } }],
     run: async (request, options) => revoke(request, 'api-tokens', await tenantPath(request, options), required(options, 'token-id')),
   },
   'hmac-keys:create': {
@@ -157,8 +193,61 @@ export const COMMANDS: Record<string, Command> = {
   'hmac-keys:revoke': {
     summary: 'revoke an HMAC key; prints it with its revoked_at',
     tenant: true,
-    options: [{ name: 'key-id', value: 'id', description: 'the key to revoke', required: true }],
+    options: [{ name: 'key-id', value: 'id', description: 'the key to revoke', required: true, idOf: { kind: 'HMAC key', listedBy: 'hmac-keys:list' } }],
     run: async (request, options) => revoke(request, 'hmac-keys', await tenantPath(request, options), required(options, 'key-id')),
+  },
+  'actions:list': {
+    summary: "list a tenant's actions, ordered by name",
+    tenant: true,
+    options: [],
+    run: async (request, options) => request('GET', `${await tenantPath(request, options)}/actions`),
+  },
+  'actions:get': {
+    summary: 'show one action',
+    tenant: true,
+    options: [ACTION_NAME],
+    run: async (request, options) => request('GET', await actionPath(request, options)),
+  },
+  'actions:create': {
+    summary: 'register an action (its webhook gets the signed test POST first, which must be answered 2xx)',
+    tenant: true,
+    options: [
+      ACTION_NAME,
+      { ...DESCRIPTION, required: true },
+      { ...WEBHOOK_URL, required: true },
+      { ...JSON_SCHEMA, required: true },
+    ],
+    async run(request, options) {
+      const body = actionBody(options, { name: options.name, description: options.description, webhook_url: options['webhook-url'] });
+      return request('POST', `${await tenantPath(request, options)}/actions`, body);
+    },
+  },
+  'actions:update': {
+    summary: "change an action's description, webhook URL and/or JSON Schema (a new URL or schema is tested first)",
+    tenant: true,
+    options: [ACTION_NAME, DESCRIPTION, WEBHOOK_URL, JSON_SCHEMA],
+    oneOf: ['description', 'webhook-url', 'json-schema'],
+    async run(request, options) {
+      const body = actionBody(options, { description: options.description, webhook_url: options['webhook-url'] });
+      return request('PUT', await actionPath(request, options), body);
+    },
+  },
+  'actions:delete': {
+    summary: 'delete an action and its execution log; prints the action as it was',
+    tenant: true,
+    options: [ACTION_NAME],
+    async run(request, options) {
+      const path = await actionPath(request, options);
+      const { action } = (await request('GET', path)) as { action: unknown };
+      await request('DELETE', path);
+      return { deleted_action: action };
+    },
+  },
+  'portal-links:create': {
+    summary: "make a single-use link that opens the console for the tenant's developers (valid PORTAL_LINK_TTL_SECONDS)",
+    tenant: true,
+    options: [],
+    run: async (request, options) => request('POST', `${await tenantPath(request, options)}/portal-links`),
   },
 };
 

@@ -3,9 +3,10 @@ import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { createApp } from '../app.factory';
 import { describeStartupFailure } from '../common/startup-failure';
 import { AppConfig } from '../config/app-config';
+import { localOrigin } from '../config/development-hints';
 import { loadConfig } from '../config/load-config';
 import { EmbeddedPostgres } from '../database/embedded-postgres';
-import { parseCommandLine } from './command-line';
+import { parseCommandLine, readJsonFiles } from './command-line';
 import { AdminRequest, CommandError, UsageError } from './commands';
 import { usageHint } from './help';
 import { findRunningService } from './running-service';
@@ -22,7 +23,8 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(invocation.help);
     return;
   }
-  const { command, options } = invocation;
+  const { command } = invocation;
+  const options = readJsonFiles(command, invocation.options);
   // The file is made first (new, 0600), so a command that issues a secret never runs without a place to put it.
   const output = options.output ? createPrivateFile(options.output) : undefined;
   try {
@@ -57,7 +59,10 @@ function createPrivateFile(path: string): { path: string; fd: number } {
 async function withAdminApi<T>(config: AppConfig, work: (request: AdminRequest) => Promise<T>): Promise<T> {
   const running = config.databaseUrl ? undefined : await runningServiceOf(config.dataDir);
   if (running) return work(adminClient(running, config.adminApiKey));
-  const app = await createApp(new AppConfig({ ...config, logLevel: 'warn' }));
+  // Without PUBLIC_URL, a portal link is made with the address its request reached: this copy's port, closed when
+  // the command ends. The link belongs to the service this configuration runs, on PORT.
+  const publicUrl = config.console.publicUrl ?? localOrigin(config.host, config.port);
+  const app = await createApp(new AppConfig({ ...config, logLevel: 'warn', console: { ...config.console, publicUrl } }));
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.getHttpServer().address() as { port: number };
@@ -83,7 +88,7 @@ function adminClient(baseUrl: string, adminApiKey: string): AdminRequest {
     const response = await fetch(`${baseUrl}/api/v1/admin${path}`, {
       method,
       headers: { authorization: `Bearer ${adminApiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
+      body: typeof body === 'string' ? body : body ? JSON.stringify(body) : undefined,
     });
     const text = await response.text();
     if (!response.ok) throw new CommandError(apiProblem(response.status, text));

@@ -24,7 +24,7 @@ export function commandHelp(name: string, command: Command): string {
 
 export function generalHelp(): string {
   return [
-    'Manage the gateway’s tenants, API tokens and HMAC keys. Every command prints JSON.',
+    'Manage the gateway’s tenants, API tokens, HMAC keys, actions and portal links. Every command prints JSON.',
     '',
     `usage: ${PROGRAM} <command> [options]`,
     `       ${PROGRAM} help [<command>]`,
@@ -33,7 +33,8 @@ export function generalHelp(): string {
     ...table(Object.entries(COMMANDS).map(([name, command]) => [name, command.summary])),
     '',
     'Commands that act on one tenant take --tenant <name> or --tenant-id <id>. Every command takes',
-    '--output <file> (write the JSON to a new file readable by you only) and -h, --help.',
+    '--output <file> (write the JSON to a new file readable by you only) and -h, --help. --json-schema takes a',
+    'file holding the JSON Schema (- for standard input), sent as written.',
     '',
     'While a service runs on the embedded database (no DATABASE_URL), commands go through it; otherwise they',
     'open the database themselves. Configuration comes from the same environment variables as the service.',

@@ -59,6 +59,21 @@ export function runCli(args: string[], env: Record<string, string>): { status: n
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * runCli without blocking this process: for commands that reach something the test itself serves (a webhook
+ * receiver that an action's registration test calls), which a synchronous run would leave unanswered.
+ */
+export function runCliAsync(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+  return new Promise((done) =>
+    child.on('close', (status) => done({ status, stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString() })),
+  );
+}
+
 /** Runs a TypeORM migration command (`npm run migration:show`, ...) on the built data source to completion. */
 export function runMigrationCommand(command: string, env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
   const cli = join(ROOT, 'node_modules/typeorm/cli.js');
