@@ -1,0 +1,327 @@
+// Issue 29: the delivery log at scale. `node bench/log-scale.mjs` (after `npm run build`), on the embedded database
+// or on DATABASE_URL (an empty database), in one run:
+//   seed      EXECUTIONS executions written straight into the log over DAYS days across TENANTS tenants (10
+//             actions each), skewed: tenant 0 holds half, all on its first action, which never failed (the
+//             issue's "Failed filter on an action with 1.5M executions and no failures"); the others fail 2 %.
+//             With their rollups (hourly for 48 hours, daily), and payloads (~1 KB) for the last PAYLOAD_DAYS days.
+//   queries   p50/p99 over HTTP, one request at a time (SAMPLES each), of every list, filter, lookup and stats
+//             query: newest page, status=failed (no failures), a since/until window, page 20 of a cursor walk,
+//             the tenant-wide list and its failed filter, a lookup by id (with payload), stats tenant-wide and of
+//             an action
+//   retention a run of the upkeep's retention (the code the service runs, dist/src/executions/log-partitions.js)
+//             dropping the partitions past EXECUTION_RETENTION_DAYS (DAYS - 2), while a neighbour tenant runs
+//             executions: its p99 during the run against idle
+//   delete    DELETE of tenant 0's action (half the log), timed; its history is purged in the background
+//   disk      bytes per million executions, with and without payloads (pg_total_relation_size)
+//   execute   executions/s and added latency with payload logging on and off (autocannon, BENCH_CONNECTIONS)
+// Settings (environment): EXECUTIONS (20,000,000 on PostgreSQL, 2,000,000 embedded), TENANTS (1000), DAYS (30),
+// PAYLOAD_DAYS (7), SAMPLES (200), BENCH_DURATION_S (10), BENCH_CONNECTIONS (20), DATABASE_URL.
+// Output: a table on stderr, JSON on stdout and in bench/results/log-scale-<mode>-<timestamp>.json.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import jwt from 'jsonwebtoken';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { freePort, killAllChildren, machineInfo, percentile, ROOT, round, sourceVersion, stopChild } from './lib/common.mjs';
+import { GATEWAY, startService } from './lib/service.mjs';
+
+const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
+const MODE = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
+const CONFIG = {
+  executions: num('EXECUTIONS', MODE === 'postgresql' ? 20_000_000 : 2_000_000),
+  tenants: num('TENANTS', 1_000),
+  actionsPerTenant: 10,
+  days: num('DAYS', 30),
+  payloadDays: num('PAYLOAD_DAYS', 7),
+  samples: num('SAMPLES', 200),
+  durationS: num('BENCH_DURATION_S', 10),
+  connections: num('BENCH_CONNECTIONS', 20),
+};
+const RETENTION_DAYS = CONFIG.days - 2;
+const DAY_MS = 86_400_000;
+const log = (text) => console.error(`[log-scale ${new Date().toISOString().slice(11, 19)}] ${text}`);
+const work = mkdtempSync(join(tmpdir(), 'agw-log-scale-'));
+process.on('exit', () => {
+  killAllChildren();
+  rmSync(work, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+const secrets = { JWT_SECRET: randomBytes(48).toString('base64'), ADMIN_API_KEY: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+const dataDir = join(work, 'data');
+mkdirSync(dataDir);
+
+function databaseUrl() {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  const { host, port, password } = JSON.parse(readFileSync(join(dataDir, 'embedded-postgres.json'), 'utf8'));
+  return `postgres://postgres:${encodeURIComponent(password)}@${host}:${port}/postgres`;
+}
+
+async function withClient(work) {
+  const client = new pg.Client({ connectionString: databaseUrl(), statement_timeout: 0 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A receiver answering every call at once: the executions' webhook. */
+async function startReceiver() {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"ok","error":""}'));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}/hook` };
+}
+
+/** Tenants, tokens, keys (through the admin API for the two that execute) and actions; the log itself in SQL. */
+async function seed(service, receiverUrl) {
+  const tenants = Array.from({ length: CONFIG.tenants }, () => ({ id: randomUUID(), token: randomUUID(), actions: Array.from({ length: CONFIG.actionsPerTenant }, () => randomUUID()) }));
+  const started = performance.now();
+  await withClient(async (client) => {
+    // A fresh database: the first partition (the log before partitioning) is empty; the log is laid out by day, as
+    // a deployment that has run for DAYS days has it.
+    const [{ n }] = (await client.query(`SELECT count(*)::int AS n FROM executions_legacy`)).rows;
+    if (n === 0) {
+      await client.query(`ALTER TABLE executions DETACH PARTITION executions_legacy`);
+      await client.query(`DROP TABLE executions_legacy`);
+    }
+    for (const table of ['executions', 'execution_payloads', 'execution_stats_hourly', 'execution_stats_daily']) {
+      await client.query(`
+        DO $$
+        DECLARE day timestamptz; name text;
+        BEGIN
+          FOR back IN -7..${CONFIG.days + 1} LOOP
+            day := date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - back * interval '1 day';
+            name := '${table}_p' || to_char(day AT TIME ZONE 'UTC', 'YYYYMMDD');
+            CONTINUE WHEN EXISTS (SELECT 1 FROM pg_class WHERE relname = name);
+            EXECUTE format('CREATE TABLE %I (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', name);
+            EXECUTE format('ALTER TABLE ${table} ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', name, day, day + interval '1 day');
+          END LOOP;
+        END $$`);
+    }
+    const ids = (key) => tenants.map((tenant) => tenant[key]);
+    await client.query(`INSERT INTO tenants (id, name, status, created_at, updated_at) SELECT unnest($1::uuid[]), 'bench', 'active', now(), now()`, [ids('id')]);
+    await client.query(
+      `INSERT INTO api_tokens (id, tenant_id, name, prefix, token_hash, created_at) SELECT unnest($1::uuid[]), unnest($2::uuid[]), 'bench', 'agw_b', md5(random()::text) || md5(random()::text), now()`,
+      [ids('token'), ids('id')],
+    );
+    const actionIds = tenants.flatMap((tenant) => tenant.actions);
+    const actionTenants = tenants.flatMap((tenant) => tenant.actions.map(() => tenant.id));
+    const actionNames = tenants.flatMap((tenant) => tenant.actions.map((_, index) => `action_${index}`));
+    await client.query(
+      `INSERT INTO actions (id, tenant_id, name, description, json_schema, webhook_url, created_at, updated_at)
+       SELECT unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::text[]), 'bench', '{"type":"object"}', $4, now(), now()`,
+      [actionIds, actionTenants, actionNames, receiverUrl],
+    );
+    // Executions n = 0 .. N-1, newest first, evenly over DAYS days: even n are tenant 0's action 0 (never failed);
+    // odd n spread over the other tenants' actions, 2 % failed.
+    const chunk = 1_000_000;
+    for (let from = 0; from < CONFIG.executions; from += chunk) {
+      const to = Math.min(CONFIG.executions, from + chunk);
+      await client.query(
+        `INSERT INTO executions (id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at, payload)
+         SELECT gen_random_uuid(),
+                CASE WHEN n % 2 = 0 THEN $1::uuid ELSE ($2::uuid[])[1 + ((n / 2) % ($4 - 1))] END,
+                CASE WHEN n % 2 = 0 THEN $3::uuid ELSE ($5::uuid[])[1 + ((n / 2) % (($4 - 1) * ${CONFIG.actionsPerTenant}))] END,
+                'action_' || CASE WHEN n % 2 = 0 THEN 0 ELSE ((n / 2) % (($4 - 1) * ${CONFIG.actionsPerTenant})) % ${CONFIG.actionsPerTenant} END,
+                CASE WHEN n % 2 = 1 AND n % 97 = 1 THEN 'failed' ELSE 'succeeded' END, 200, 'Sunny, 21 °C', '',
+                20 + (n % 180), 1, '[{"attempt":1,"started_at":"2026-01-01T00:00:00.000Z","duration_ms":20,"http_status":200,"error":""}]',
+                now() - (n::float8 / $6) * ($7 * interval '1 day'),
+                CASE WHEN (n::float8 / $6) * $7 < $8 THEN 'kept' ELSE 'none' END
+         FROM generate_series($9::bigint, $10::bigint - 1) AS n`,
+        [tenants[0].id, tenants.slice(1).map((tenant) => tenant.id), tenants[0].actions[0], CONFIG.tenants, tenants.slice(1).flatMap((tenant) => tenant.actions), CONFIG.executions, CONFIG.days, CONFIG.payloadDays, from, to],
+      );
+      log(`seeded ${to} executions`);
+    }
+    await client.query(
+      `INSERT INTO execution_payloads (execution_id, tenant_id, created_at, request, attempts)
+       SELECT id, tenant_id, created_at, json_build_object('body', '{"action_name":"' || action_name || '","parameters":{"city":"Oslo","days":3},"timestamp":1795000000,"signature":"' || md5(id::text) || md5(id::text) || '"}',
+         'body_encoding', 'utf8', 'body_bytes', 150, 'body_truncated', false, 'headers', json_build_object('content-type', 'application/json', 'webhook-id', id)),
+         json_build_array(json_build_object('attempt', 1, 'request_headers', json_build_object('webhook-id', id), 'response', json_build_object('status', 200, 'headers', json_build_object('content-type', 'application/json'), 'body', repeat('{"result":"Sunny, 21 °C","error":""}', 20), 'body_encoding', 'utf8', 'body_bytes', 700, 'body_truncated', false)))
+       FROM executions WHERE payload = 'kept'`,
+    );
+    log('seeded payloads');
+    // The rollups, as the service keeps them: per action and per tenant total, hourly for 48 hours, daily.
+    for (const [table, unit, since] of [['execution_stats_hourly', 'hour', '49 hours'], ['execution_stats_daily', 'day', `${CONFIG.days + 1} days`]]) {
+      await client.query(
+        `INSERT INTO ${table} (tenant_id, action_id, period_start, executions, succeeded, failed, duration_histogram)
+         SELECT tenant_id, COALESCE(action_id, '00000000-0000-0000-0000-000000000000'), date_trunc('${unit}', created_at), count(*), count(*) FILTER (WHERE status = 'succeeded'),
+                count(*) FILTER (WHERE status = 'failed'), array_fill(0, ARRAY[17]) || ARRAY[count(*)::int] || array_fill(0, ARRAY[29])
+         FROM executions WHERE created_at >= now() - interval '${since}'
+         GROUP BY GROUPING SETS ((tenant_id, action_id, date_trunc('${unit}', created_at)), (tenant_id, date_trunc('${unit}', created_at)))`,
+      );
+    }
+    await client.query('ANALYZE');
+  });
+  return { tenants, seedMs: round(performance.now() - started, 0) };
+}
+
+function bearer(tenant) {
+  return jwt.sign({ sub: tenant.token, tenant_id: tenant.id, jti: randomUUID() }, secrets.JWT_SECRET, { algorithm: 'HS256', issuer: 'action-gateway', audience: 'action-gateway', expiresIn: 3600 });
+}
+
+/** `SAMPLES` sequential GETs of each path (a function of the sample number), p50/p99 of the 200s. */
+async function latencies(url, token, path) {
+  const pool = new Pool(url, { connections: 1 });
+  const times = [];
+  try {
+    for (let i = 0; i < CONFIG.samples + 5; i++) {
+      const started = performance.now();
+      const response = await pool.request({ method: 'GET', path: path(i), headers: { authorization: `Bearer ${token}` } });
+      const text = await response.body.text();
+      if (response.statusCode !== 200) throw new Error(`GET ${path(i)}: ${response.statusCode} ${text}`);
+      if (i >= 5) times.push(performance.now() - started);
+    }
+  } finally {
+    await pool.close();
+  }
+  times.sort((a, b) => a - b);
+  return { p50_ms: round(percentile(times, 0.5), 2), p99_ms: round(percentile(times, 0.99), 2) };
+}
+
+async function getJson(url, token, path) {
+  const pool = new Pool(url, { connections: 1 });
+  try {
+    const response = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${token}` } });
+    return JSON.parse(await response.body.text());
+  } finally {
+    await pool.close();
+  }
+}
+
+async function queries(service, big, small) {
+  const bigToken = bearer(big);
+  const smallToken = bearer(small);
+  const mid = new Date(Date.now() - (CONFIG.days / 2) * DAY_MS);
+  const window = `since=${new Date(mid.getTime() - 3_600_000).toISOString()}&until=${mid.toISOString()}`;
+  // A cursor 20 pages (2,000 executions) deep, and ids to look up.
+  let cursor = null;
+  for (let page = 0; page < 20; page++) cursor = (await getJson(service.url, bigToken, `${GATEWAY}/actions/action_0/executions?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).next_cursor;
+  const ids = await withClient(async (client) =>
+    (await client.query(`SELECT id FROM executions WHERE action_id = $1 AND created_at > now() - interval '${CONFIG.payloadDays} days' LIMIT 500`, [big.actions[0]])).rows.map((row) => row.id),
+  );
+  const cases = {
+    'action list, newest 20 (big action)': [bigToken, () => `${GATEWAY}/actions/action_0/executions`],
+    'action list, ?limit=100': [bigToken, () => `${GATEWAY}/actions/action_0/executions?limit=100`],
+    'action list, status=failed (big action, none failed)': [bigToken, () => `${GATEWAY}/actions/action_0/executions?status=failed`],
+    'action list, since/until an hour 15 days back': [bigToken, () => `${GATEWAY}/actions/action_0/executions?${window}`],
+    'action list, page 21 (cursor)': [bigToken, () => `${GATEWAY}/actions/action_0/executions?limit=100&cursor=${encodeURIComponent(cursor)}`],
+    'tenant-wide list (big tenant)': [bigToken, () => `${GATEWAY}/executions`],
+    'tenant-wide list, status=failed (big tenant, none failed)': [bigToken, () => `${GATEWAY}/executions?status=failed`],
+    'tenant-wide list, status=failed (small tenant)': [smallToken, () => `${GATEWAY}/executions?status=failed`],
+    'tenant-wide list, action=action_3 (small tenant)': [smallToken, () => `${GATEWAY}/executions?action=action_3`],
+    'lookup by id, with payload (big action)': [bigToken, (i) => `${GATEWAY}/actions/action_0/executions/${ids[i % ids.length]}`],
+    'stats, tenant-wide (big tenant)': [bigToken, () => `${GATEWAY}/stats`],
+    'stats, one action (big action)': [bigToken, () => `${GATEWAY}/stats?action=action_0`],
+  };
+  const results = {};
+  for (const [name, [token, path]] of Object.entries(cases)) {
+    results[name] = await latencies(service.url, token, path);
+    log(`${name}: p50 ${results[name].p50_ms} ms, p99 ${results[name].p99_ms} ms`);
+  }
+  return results;
+}
+
+/** autocannon on one tenant's execute for `durationS`: executions/s and latency percentiles. */
+function executeLoad(url, token, durationS, connections = CONFIG.connections) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url: `${url}${GATEWAY}/actions/action_1/execute`, method: 'POST', connections, duration: durationS, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"parameters":{"city":"Oslo"}}' },
+      (error, result) => (error ? reject(error) : resolve({ rps: round(result['2xx'] / result.duration, 0), p50_ms: result.latency.p50, p99_ms: result.latency.p99, failures: result.non2xx + result.errors })),
+    );
+  });
+}
+
+async function retention(service, neighbour) {
+  const token = bearer(neighbour);
+  const idle = await executeLoad(service.url, token, CONFIG.durationS, 2);
+  const { ExecutionLogPartitions } = await import(join(ROOT, 'dist/src/executions/log-partitions.js'));
+  const { DatabaseSettings } = await import(join(ROOT, 'dist/src/database/database-settings.js'));
+  const partitions = new ExecutionLogPartitions(new DatabaseSettings(databaseUrl(), MODE === 'embedded', 1, 600_000));
+  const cutoff = new Date(Date.now() - RETENTION_DAYS * DAY_MS);
+  let runMs;
+  let dropped = [];
+  const during = executeLoad(service.url, token, CONFIG.durationS, 2);
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const started = performance.now();
+  await partitions.withConnection(async (sql) => {
+    for (const table of ['executions', 'execution_payloads', 'execution_stats_daily']) dropped.push(...(await partitions.dropBefore(sql, table, cutoff, MODE === 'postgresql')));
+  });
+  runMs = round(performance.now() - started, 0);
+  const loaded = await during;
+  log(`retention: dropped ${dropped.length} partitions in ${runMs} ms; neighbour p99 idle ${idle.p99_ms} ms, during ${loaded.p99_ms} ms`);
+  return { run_ms: runMs, dropped, neighbour_idle: idle, neighbour_during: loaded };
+}
+
+async function disk() {
+  return withClient(async (client) => {
+    const size = async (table) => Number((await client.query(`SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass`, [table])).rows[0].bytes ?? 0);
+    const [{ executions, kept }] = (await client.query(`SELECT count(*)::bigint AS executions, count(*) FILTER (WHERE payload = 'kept')::bigint AS kept FROM executions`)).rows;
+    const logBytes = await size('executions');
+    const payloadBytes = await size('execution_payloads');
+    const perMillion = (bytes, count) => round((bytes / Number(count)) * 1_000_000 / 1_048_576, 0);
+    return { executions: Number(executions), payloads: Number(kept), log_mb_per_million: perMillion(logBytes, executions), payload_mb_per_million: Number(kept) > 0 ? perMillion(payloadBytes, kept) : null };
+  });
+}
+
+async function main() {
+  const loadAverage = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  log(`${MODE}, ${CONFIG.executions} executions, ${CONFIG.tenants} tenants, load average ${loadAverage}`);
+  const receiver = await startReceiver();
+  const port = await freePort();
+  const service = await startService({ port, dataDir, secrets, nodeArgs: [], env: { EXECUTION_RETENTION_DAYS: String(RETENTION_DAYS), EXECUTION_PAYLOAD_RETENTION_DAYS: String(Math.min(CONFIG.payloadDays, RETENTION_DAYS)) } });
+  const results = { mode: MODE, config: CONFIG, load_average_at_start: loadAverage, machine: machineInfo(), source: sourceVersion() };
+  try {
+    log('seeding');
+    const { tenants, seedMs } = await seed(service, receiver.url);
+    results.seed_ms = seedMs;
+    log(`seeded in ${seedMs} ms`);
+    // The two executing tenants need an HMAC key: through the admin API, as the service encrypts it.
+    for (const tenant of [tenants[1], tenants[2]]) {
+      const response = await fetch(`${service.url}/api/v1/admin/tenants/${tenant.id}/hmac-keys`, { method: 'POST', headers: { authorization: `Bearer ${secrets.ADMIN_API_KEY}` } });
+      if (response.status !== 201) throw new Error(`hmac key: ${response.status}`);
+    }
+    results.disk = await disk();
+    results.queries = await queries(service, tenants[0], tenants[1]);
+    // Executions/s with payload logging on (the default) and off, one tenant, the same action, alternating
+    // (on, off, on, off) so that a change of the machine's load meanwhile falls on both; the better of each pair.
+    const executor = bearer(tenants[2]);
+    const setLogging = (on) =>
+      fetch(`${service.url}${GATEWAY}/actions/action_1/log-settings`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${executor}` }, body: JSON.stringify({ payload_logging: on }) });
+    await executeLoad(service.url, executor, 3);
+    const runs = { on: [], off: [] };
+    for (const on of [true, false, true, false]) {
+      await setLogging(on);
+      runs[on ? 'on' : 'off'].push(await executeLoad(service.url, executor, CONFIG.durationS));
+    }
+    const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
+    results.execute_payload_on = { ...best(runs.on), runs: runs.on };
+    results.execute_payload_off = { ...best(runs.off), runs: runs.off };
+    results.execute_on_to_off = round(results.execute_payload_on.rps / results.execute_payload_off.rps, 2);
+    log(`execute: payload on ${results.execute_payload_on.rps}/s p99 ${results.execute_payload_on.p99_ms} ms, off ${results.execute_payload_off.rps}/s p99 ${results.execute_payload_off.p99_ms} ms`);
+    results.retention = await retention(service, tenants[1]);
+    const started = performance.now();
+    const deleted = await fetch(`${service.url}${GATEWAY}/actions/action_0`, { method: 'DELETE', headers: { authorization: `Bearer ${bearer(tenants[0])}` } });
+    results.delete_big_action_ms = round(performance.now() - started, 1);
+    if (deleted.status !== 204) throw new Error(`delete: ${deleted.status}`);
+    log(`deleted an action with ${CONFIG.executions / 2} executions in ${results.delete_big_action_ms} ms`);
+  } finally {
+    await stopChild(service.child);
+    receiver.server.close();
+  }
+  results.load_average_at_end = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const file = join(ROOT, 'bench/results', `log-scale-${MODE}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(JSON.stringify(results, null, 2));
+  log(`written to ${file}`);
+}
+
+await main();
