@@ -34,7 +34,7 @@ describe('management API: a tenant\'s actions and executions (issue 13)', () => 
 
     // The same action through the gateway, with the tenant's bearer token.
     expect((await gateway(testApp, 'GET', `/actions/${body.name}`, { token: jwt })).body).toEqual(created.body);
-    expect((await admin(testApp, 'GET', `/tenants/${tenantId}/actions`)).body).toEqual({ actions: [created.body.action] });
+    expect((await admin(testApp, 'GET', `/tenants/${tenantId}/actions`)).body).toEqual({ actions: [created.body.action], next_cursor: null });
     expect((await admin(testApp, 'GET', `/tenants/${tenantId}/actions/${body.name}`)).body).toEqual(created.body);
 
     const taken = await admin(testApp, 'POST', `/tenants/${tenantId}/actions`, body);
@@ -53,7 +53,7 @@ describe('management API: a tenant\'s actions and executions (issue 13)', () => 
       const { tenantId } = await createTenant(testApp);
       const refused = await admin(testApp, 'POST', `/tenants/${tenantId}/actions`, actionBody(failing.url()));
       expect([refused.status, refused.body]).toEqual([400, { error: 'action validation failed: webhook endpoint returned status 500' }]);
-      expect((await admin(testApp, 'GET', `/tenants/${tenantId}/actions`)).body).toEqual({ actions: [] });
+      expect((await admin(testApp, 'GET', `/tenants/${tenantId}/actions`)).body).toEqual({ actions: [], next_cursor: null });
     } finally {
       await failing.stop();
     }

@@ -49,7 +49,7 @@ describe('the exported services own their rules', () => {
     await expect(tokens.create(id, 'past', new Date(Date.now() - 1_000))).rejects.toThrow(new InvalidRequestError('expires_at: must be in the future'));
     await expect(tokens.create(id, 'past', '2020-01-01T00:00:00Z')).rejects.toThrow(new InvalidRequestError('expires_at: must be in the future'));
     await expect(tokens.create(id, 'garbage', 'tomorrow')).rejects.toThrow(new InvalidRequestError('expires_at: must be an ISO 8601 date-time'));
-    expect((await tokens.list(id)).map((token) => token.name)).toEqual(['test']);
+    expect((await tokens.list(id)).items.map((token) => token.name)).toEqual(['test']);
     const future = new Date(Date.now() + 86_400_000);
     expect((await tokens.create(id, 'future', future)).expires_at).toBe(future.toISOString());
   });
@@ -66,7 +66,7 @@ describe('the exported services own their rules', () => {
     expect((await execute()).status).toBe(200);
 
     const keys = service.app.get(HmacKeysService);
-    const [key] = await keys.list(tenantId);
+    const [key] = (await keys.list(tenantId)).items;
     await keys.revoke(tenantId, key.id);
     expect(await execute()).toMatchObject({ status: 409, body: { error: 'no active HMAC key for this tenant' } });
 

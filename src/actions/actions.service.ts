@@ -1,3 +1,5 @@
+import { PageCursors } from '../common/page-cursors';
+import { Page, PagedList, PageQuery } from '../common/paged-list';
 import { Injectable } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
@@ -52,6 +54,7 @@ interface TenantActions {
 export class ActionsService {
   /** Every tenant's actions, served from memory and kept exact across replicas (ReadModel). */
   private readonly catalog: ReadThroughCache<TenantId, TenantActions>;
+  private readonly pages: PagedList;
 
   constructor(
     private readonly actions: ActionsRepository,
@@ -62,7 +65,9 @@ export class ActionsService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     readModel: ReadModel,
+    cursors: PageCursors,
   ) {
+    this.pages = new PagedList(cursors, 'actions', 1);
     this.catalog = readModel.cache({
       name: 'actions',
       table: 'actions',
@@ -81,6 +86,20 @@ export class ActionsService {
    */
   async list(tenantId: TenantId, asOf?: AsOf): Promise<DeepReadonly<ActionDto[]>> {
     return (await this.catalog.get(tenantId, asOf)).list;
+  }
+
+  /**
+   * A page of the tenant's actions, by name (PagedList: `limit`, `cursor`), for the management API; the gateway's
+   * `GET /actions` lists them all (the contract's, bounded by ACTIONS_PER_TENANT). The position is the last name
+   * given, so an action added or deleted between pages shifts none of the others.
+   */
+  async listPage(tenantId: TenantId, query?: PageQuery): Promise<Page<DeepReadonly<ActionDto>>> {
+    const { limit, after } = this.pages.open(tenantId, query);
+    const actions = await this.list(tenantId);
+    // Names sort bytewise (COLLATE "C"), as JavaScript compares them.
+    const start = after === undefined ? 0 : actions.findIndex((action) => action.name > after[0]);
+    const rows = start < 0 ? [] : actions.slice(start, start + limit + 1);
+    return this.pages.close(tenantId, rows, limit, (action) => [action.name]);
   }
 
   async get(tenantId: TenantId, name: string, asOf?: AsOf): Promise<DeepReadonly<ActionDto>> {

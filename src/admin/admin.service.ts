@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiTokenDto } from '../auth/api-token.dto';
 import { ApiTokensService } from '../auth/api-tokens.service';
+import { Page, PageQuery } from '../common/paged-list';
 import { ConsoleSessionsService } from '../console-auth/console-sessions.service';
 import { TenancyService } from '../tenancy/tenancy.service';
 import { TenantDto } from '../tenancy/tenant.dto';
@@ -31,8 +32,9 @@ export class AdminService {
     return this.tenancy.create(name);
   }
 
-  listTenants(): Promise<TenantDto[]> {
-    return this.tenancy.list();
+  /** A page of the tenants (`limit`, `cursor`: PagedList). */
+  listTenants(query?: PageQuery): Promise<Page<TenantDto>> {
+    return this.tenancy.list(query);
   }
 
   getTenant(id: string): Promise<TenantDto> {
@@ -49,8 +51,8 @@ export class AdminService {
     return this.apiTokens.create(await this.tenancy.requireId(tenantId), name, expiresAt ?? null);
   }
 
-  async listApiTokens(tenantId: string): Promise<ApiTokenDto[]> {
-    return this.apiTokens.list(await this.tenancy.requireId(tenantId));
+  async listApiTokens(tenantId: string, query?: PageQuery): Promise<Page<ApiTokenDto>> {
+    return this.apiTokens.list(await this.tenancy.requireId(tenantId), query);
   }
 
   async revokeApiToken(tenantId: string, tokenId: string): Promise<void> {
@@ -61,8 +63,8 @@ export class AdminService {
     return this.hmacKeys.create(await this.tenancy.requireId(tenantId));
   }
 
-  async listHmacKeys(tenantId: string): Promise<HmacKeyDto[]> {
-    return this.hmacKeys.list(await this.tenancy.requireId(tenantId));
+  async listHmacKeys(tenantId: string, query?: PageQuery): Promise<Page<HmacKeyDto>> {
+    return this.hmacKeys.list(await this.tenancy.requireId(tenantId), query);
   }
 
   async revokeHmacKey(tenantId: string, keyId: string): Promise<void> {

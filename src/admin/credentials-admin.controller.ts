@@ -2,6 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from 
 import { ApiTokenDto } from '../auth/api-token.dto';
 import { ApiBearerAuth, ApiBody, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, forbidden, invalid, notFound } from '../common/api-errors.decorator';
+import { ApiPaged, NEXT_CURSOR_PROPERTY, PageParams } from '../common/page-params.decorator';
+import { PageQuery } from '../common/paged-list';
 import { ADMIN_PREFIX } from '../common/routes';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
 import { HmacKeyDto } from '../webhooks/hmac-key.dto';
@@ -16,6 +18,9 @@ class ApiTokenResponse {
 class ApiTokenListResponse {
   @ApiProperty({ type: [ApiTokenDto] })
   api_tokens: ApiTokenDto[];
+
+  @ApiProperty(NEXT_CURSOR_PROPERTY)
+  next_cursor: string | null;
 }
 
 class HmacKeyResponse {
@@ -26,6 +31,9 @@ class HmacKeyResponse {
 class HmacKeyListResponse {
   @ApiProperty({ type: [HmacKeyDto] })
   hmac_keys: HmacKeyDto[];
+
+  @ApiProperty(NEXT_CURSOR_PROPERTY)
+  next_cursor: string | null;
 }
 
 /** A tenant's credentials: API tokens (for the token exchange) and HMAC keys (for webhook signatures). */
@@ -48,10 +56,12 @@ export class CredentialsAdminController {
   }
 
   @Get('api-tokens')
-  @ApiOperation({ operationId: 'listApiTokens', summary: 'List API tokens (without their values)' })
+  @ApiOperation({ operationId: 'listApiTokens', summary: 'List API tokens (without their values), in the order they were made, a page at a time' })
+  @ApiPaged()
   @ApiOkResponse({ type: ApiTokenListResponse })
-  async listApiTokens(@Param('tenant_id') tenantId: string): Promise<{ api_tokens: ApiTokenDto[] }> {
-    return { api_tokens: await this.admin.listApiTokens(tenantId) };
+  async listApiTokens(@Param('tenant_id') tenantId: string, @PageParams() page: PageQuery): Promise<ApiTokenListResponse> {
+    const { items, nextCursor } = await this.admin.listApiTokens(tenantId, page);
+    return { api_tokens: items, next_cursor: nextCursor };
   }
 
   @Delete('api-tokens/:token_id')
@@ -79,10 +89,12 @@ export class CredentialsAdminController {
   }
 
   @Get('hmac-keys')
-  @ApiOperation({ operationId: 'listHmacKeys', summary: 'List HMAC keys (without their values)' })
+  @ApiOperation({ operationId: 'listHmacKeys', summary: 'List HMAC keys (without their values), newest first, a page at a time' })
+  @ApiPaged()
   @ApiOkResponse({ type: HmacKeyListResponse })
-  async listHmacKeys(@Param('tenant_id') tenantId: string): Promise<{ hmac_keys: HmacKeyDto[] }> {
-    return { hmac_keys: await this.admin.listHmacKeys(tenantId) };
+  async listHmacKeys(@Param('tenant_id') tenantId: string, @PageParams() page: PageQuery): Promise<HmacKeyListResponse> {
+    const { items, nextCursor } = await this.admin.listHmacKeys(tenantId, page);
+    return { hmac_keys: items, next_cursor: nextCursor };
   }
 
   @Delete('hmac-keys/:key_id')

@@ -2,13 +2,15 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } 
 import { ApiBearerAuth, ApiParam, ApiCookieAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ActionsService } from '../actions/actions.service';
 import { ActionNameParam } from '../actions/dto/action-fields';
-import { ActionListResponse, ActionResponse } from '../actions/dto/action.response';
+import { ActionPageResponse, ActionResponse } from '../actions/dto/action.response';
 import { CreateActionRequest } from '../actions/dto/create-action.request';
 import { UpdateActionRequest } from '../actions/dto/update-action.request';
 import { ApiErrors, notFound } from '../common/api-errors.decorator';
 import { KeepWrittenText } from '../common/json-body.interceptor';
 import { JsonText } from '../common/json-response';
-import { actionBody, actionListBody } from '../actions/dto/action-json';
+import { actionBody, actionPageBody } from '../actions/dto/action-json';
+import { ApiPaged, PageParams } from '../common/page-params.decorator';
+import { PageQuery } from '../common/paged-list';
 import { ADMIN_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
@@ -31,10 +33,12 @@ export class TenantActionsAdminController {
   constructor(private readonly actions: ActionsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List a tenant\'s actions, ordered by name', operationId: 'listTenantActions' })
-  @ApiOkResponse({ type: ActionListResponse })
-  async list(@ExistingTenant() tenantId: TenantId): Promise<JsonText> {
-    return actionListBody(await this.actions.list(tenantId));
+  @ApiOperation({ summary: 'List a tenant\'s actions, ordered by name, a page at a time', operationId: 'listTenantActions' })
+  @ApiPaged()
+  @ApiOkResponse({ type: ActionPageResponse })
+  async list(@ExistingTenant() tenantId: TenantId, @PageParams() page: PageQuery): Promise<JsonText> {
+    const { items, nextCursor } = await this.actions.listPage(tenantId, page);
+    return actionPageBody(items, nextCursor);
   }
 
   @Post()

@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, invalid, notFound } from '../common/api-errors.decorator';
+import { ApiPaged, NEXT_CURSOR_PROPERTY, PageParams } from '../common/page-params.decorator';
+import { PageQuery } from '../common/paged-list';
 import { ADMIN_PREFIX } from '../common/routes';
 import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
 import { OperatorsOnly } from '../console-auth/operators-only.decorator';
@@ -17,6 +19,9 @@ class TenantResponse {
 class TenantListResponse {
   @ApiProperty({ type: [TenantDto] })
   tenants: TenantDto[];
+
+  @ApiProperty(NEXT_CURSOR_PROPERTY)
+  next_cursor: string | null;
 }
 
 @ApiTags('admin')
@@ -38,10 +43,12 @@ export class TenantsAdminController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listTenants', summary: 'List tenants' })
+  @ApiOperation({ operationId: 'listTenants', summary: 'List tenants, in the order they were made, a page at a time' })
+  @ApiPaged()
   @ApiOkResponse({ type: TenantListResponse })
-  async list(): Promise<{ tenants: TenantDto[] }> {
-    return { tenants: await this.admin.listTenants() };
+  async list(@PageParams() page: PageQuery): Promise<TenantListResponse> {
+    const { items, nextCursor } = await this.admin.listTenants(page);
+    return { tenants: items, next_cursor: nextCursor };
   }
 
   @Get(':tenant_id')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull, MoreThan } from 'typeorm';
+import { DataSource, Equal, IsNull, LessThan, MoreThan } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
@@ -10,7 +10,7 @@ import { TenantStatus } from '../tenancy/tenant.entity';
 import { withTenantLock } from '../tenancy/tenant-lock';
 import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { ApiToken } from './api-token.entity';
-import { TOKEN_BY_HASH_SQL, TOKEN_STANDING_SQL } from './api-tokens.sql';
+import { TOKEN_BY_HASH_SQL, TOKEN_STANDING_SQL, TRIM_DEAD_TOKENS_SQL } from './api-tokens.sql';
 
 export interface ApiTokenWithTenantStatus {
   token: ApiToken;
@@ -51,31 +51,37 @@ export class ApiTokensRepository {
     this.tokens = TenantScopedRepository.of(dataSource, ApiToken);
   }
 
-  /** Inserts unless the tenant already has `limit` usable tokens (neither revoked nor expired at `now`); false when it has. */
+  /**
+   * Inserts unless the tenant already has `limits.usable` usable tokens (neither revoked nor expired at `now`);
+   * false when it has. Then keeps only the `limits.dead` most recently made of its revoked or expired ones.
+   */
   @GenerateSql({
     params: [
       DummyValue.TENANT_ID,
       { id: DummyValue.UUID, tenantId: DummyValue.TENANT_ID, name: DummyValue.STRING, prefix: DummyValue.STRING, tokenHash: DummyValue.HASH, createdAt: DummyValue.DATE, expiresAt: null, lastUsedAt: null, revokedAt: null },
-      DummyValue.LIMIT,
+      { usable: DummyValue.LIMIT, dead: DummyValue.LIMIT },
       DummyValue.DATE,
     ],
   })
-  insertWithinLimit(tenantId: TenantId, token: ApiToken, limit: number, now: Date): Promise<boolean> {
+  insertWithinLimit(tenantId: TenantId, token: ApiToken, limits: { usable: number; dead: number }, now: Date): Promise<boolean> {
     return withTenantLock(this.dataSource, tenantId, async (transaction) => {
       const tokens = transaction.rows(ApiToken);
       const usable = await tokens.countBy([
         { revokedAt: IsNull(), expiresAt: IsNull() },
         { revokedAt: IsNull(), expiresAt: MoreThan(now) },
       ]);
-      if (usable >= limit) return false;
+      if (usable >= limits.usable) return false;
       await tokens.insert(token);
+      await transaction.execute(TRIM_DEAD_TOKENS_SQL, [tenantId, now, limits.dead]);
       return true;
     });
   }
 
-  @GenerateSql({ params: [DummyValue.TENANT_ID] })
-  listByTenant(tenantId: TenantId): Promise<ApiToken[]> {
-    return this.tokens.for(tenantId).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  /** At most `limit` of the tenant's tokens, in the order they were made, from after `after` on. */
+  @GenerateSql({ name: 'first page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT] }, { name: 'next page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT, { createdAt: DummyValue.DATE, id: DummyValue.UUID }] })
+  listPage(tenantId: TenantId, limit: number, after?: { createdAt: Date; id: string }): Promise<ApiToken[]> {
+    const where = after && [{ createdAt: MoreThan(after.createdAt) }, { createdAt: Equal(after.createdAt), id: MoreThan(after.id) }];
+    return this.tokens.for(tenantId).find({ where, order: { createdAt: 'ASC', id: 'ASC' }, take: limit });
   }
 
   @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID] })
@@ -112,6 +118,15 @@ export class ApiTokensRepository {
       revokedAt: row.revoked_at,
     });
     return { token, tenantStatus: row.tenant_status };
+  }
+
+  /** Deletes every tenant's tokens revoked, or expired, before `cutoff`; how many went. */
+  @GenerateSql({ params: [DummyValue.DATE] })
+  async deleteDeadBefore(cutoff: Date): Promise<number> {
+    const deleted = await this.tokens
+      .acrossTenants('retention prunes every tenant\'s long revoked or expired tokens')
+      .delete([{ revokedAt: LessThan(cutoff) }, { revokedAt: IsNull(), expiresAt: LessThan(cutoff) }]);
+    return deleted.affected ?? 0;
   }
 
   @GenerateSql({ params: [DummyValue.UUID, DummyValue.DATE] })

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { InvalidRequestError } from '../common/common.errors';
+import { PageCursors } from '../common/page-cursors';
+import { Page, PagedList, PageQuery } from '../common/paged-list';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
 import { ReadModel } from '../database/read-model';
@@ -19,12 +21,21 @@ import { generateApiToken, hashApiToken, sameDigest } from './token-credentials'
 const STANDING_BYTES = 700;
 /** The most usable (neither revoked nor expired) API tokens a tenant may have: its rows and memory stay bounded. */
 export const MAX_USABLE_API_TOKENS = 100;
+/**
+ * The most revoked or expired tokens of a tenant kept (the most recently made; the older go when a token is made),
+ * and how long one is kept at all (days since it was revoked or expired): their history is listed, but a tenant
+ * that makes and revokes in a loop must not pile up rows for ever.
+ */
+export const KEPT_DEAD_API_TOKENS = 100;
+export const DEAD_CREDENTIALS_KEPT_DAYS = 30;
+const LIST = 'api tokens';
 
 /** API tokens: issued and revoked by the admin panel, checked at the token exchange and on every bearer call. */
 @Injectable()
 export class ApiTokensService {
   /** Every token's standing, for the bearer check, served from memory and kept exact across replicas (ReadModel). */
   private readonly standings: ReadThroughCache<string, TokenStanding | null>;
+  private readonly pages: PagedList;
 
   constructor(
     private readonly tokens: ApiTokensRepository,
@@ -32,7 +43,9 @@ export class ApiTokensService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     readModel: ReadModel,
+    cursors: PageCursors,
   ) {
+    this.pages = new PagedList(cursors, LIST, 2);
     this.standings = readModel.cache({ name: 'api_tokens', table: 'api_tokens', sizeOf: () => STANDING_BYTES, query: TOKEN_STANDING });
   }
 
@@ -55,12 +68,22 @@ export class ApiTokensService {
       lastUsedAt: null,
       revokedAt: null,
     });
-    if (!(await this.tokens.insertWithinLimit(tenantId, entity, MAX_USABLE_API_TOKENS, now))) throw new ApiTokenLimitReachedError(MAX_USABLE_API_TOKENS);
+    const limits = { usable: MAX_USABLE_API_TOKENS, dead: KEPT_DEAD_API_TOKENS };
+    if (!(await this.tokens.insertWithinLimit(tenantId, entity, limits, now))) throw new ApiTokenLimitReachedError(MAX_USABLE_API_TOKENS);
     return { ...this.map(entity), token };
   }
 
-  async list(tenantId: TenantId): Promise<ApiTokenDto[]> {
-    return (await this.tokens.listByTenant(tenantId)).map((token) => this.map(token));
+  /** A page of the tenant's tokens, in the order they were made (PagedList: `limit`, `cursor`). */
+  async list(tenantId: TenantId, query?: PageQuery): Promise<Page<ApiTokenDto>> {
+    const { limit, after } = this.pages.open(tenantId, query);
+    const rows = await this.tokens.listPage(tenantId, limit + 1, after && { createdAt: new Date(after[0]), id: after[1] });
+    const page = this.pages.close(tenantId, rows, limit, (token) => [token.createdAt.toISOString(), token.id]);
+    return { items: page.items.map((token) => this.map(token)), nextCursor: page.nextCursor };
+  }
+
+  /** Deletes every tenant's tokens revoked or expired more than DEAD_CREDENTIALS_KEPT_DAYS ago; how many went. */
+  prune(): Promise<number> {
+    return this.tokens.deleteDeadBefore(new Date(this.clock.now().getTime() - DEAD_CREDENTIALS_KEPT_DAYS * 86_400_000));
   }
 
   /** Revokes the token: the bearer tokens minted from it stop working at the next request, on every replica. */

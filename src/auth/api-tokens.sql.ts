@@ -3,6 +3,7 @@
 // test holds the list to the entity's (test/hand-written-sql.e2e-spec.ts). None is one tenant's: a bearer
 // presents a token, and the tenant is what the token's row says (the caller compares it with the one claimed).
 import { globalStatement } from '../database/statement';
+import { tenantStatement } from '../tenancy/tenant-statement';
 import type { TenantStatus } from '../tenancy/tenant.entity';
 
 /** A row of `api_tokens`, with its tenant's status. */
@@ -40,4 +41,14 @@ export const TOKEN_STANDING_COLUMNS = ['tenant_id', 'expires_at', 'revoked_at'] 
 export const TOKEN_STANDING_SQL = globalStatement<[id: string], { tenant_id: string; expires_at: string | null; revoked_at: string | null }>(
   'a bearer names its token by id; the token names its tenant, which the bearer check compares with the claimed one',
   `SELECT ${TOKEN_STANDING_COLUMNS.join(', ')} FROM api_tokens WHERE id = $1`,
+);
+
+/**
+ * Keeps the tenant's `$3` most recently made revoked or expired (at `$2`) tokens and deletes the older ones: what
+ * a tenant that makes and revokes in a loop leaves is bounded (ApiTokensService).
+ */
+export const TRIM_DEAD_TOKENS_SQL = tenantStatement<[now: Date, kept: number]>(
+  'DELETE FROM api_tokens WHERE tenant_id = $1 AND id IN (' +
+    'SELECT id FROM api_tokens WHERE tenant_id = $1 AND (revoked_at IS NOT NULL OR expires_at <= $2) ' +
+    'ORDER BY created_at DESC, id DESC OFFSET $3)',
 );

@@ -71,6 +71,23 @@ describe('command line commands', () => {
     expect(api.calls).toContain(`GET /tenants/${T9}/hmac-keys`);
   });
 
+  it('follows next_cursor through every page of a list, for names and for lists printed', async () => {
+    const pages: Record<string, unknown> = {
+      '/tenants': { tenants: [{ id: 't1', name: 'acme' }], next_cursor: 'c/2' },
+      '/tenants?cursor=c%2F2': { tenants: [{ id: 't2', name: 'globex' }], next_cursor: null },
+    };
+    const calls: string[] = [];
+    const request: AdminRequest = async (method, path) => {
+      calls.push(`${method} ${path}`);
+      if (method === 'GET' && path in pages) return pages[path];
+      if (method === 'PATCH') return { tenant: { id: path.split('/')[2], status: 'disabled' } };
+      throw new Error(`unexpected ${method} ${path}`);
+    };
+    const invoke = (argv: string[]) => run(argv, { request, calls });
+    expect(await invoke(['tenants:list'])).toEqual({ tenants: [{ id: 't1', name: 'acme' }, { id: 't2', name: 'globex' }] });
+    expect(await invoke(['tenants:disable', '--tenant', 'globex'])).toEqual({ tenant: { id: 't2', status: 'disabled' } });
+  });
+
   it('refuses an unknown or ambiguous tenant name', async () => {
     const api = fakeApi([{ id: T1, name: 'twin' }, { id: T2, name: 'twin' }]);
     await expect(run(['api-tokens:list', '--tenant', 'nobody'], api)).rejects.toThrow(new CommandError('no tenant is named "nobody"'));

@@ -50,8 +50,23 @@ const required = (options: Options, name: string): string => {
   return value;
 };
 
+/**
+ * Every item of a paged management list, page after page (`next_cursor`), as `{<key>: [...]}`: a command prints the
+ * whole list, and a name or an id is looked for in all of it.
+ */
+async function listAll<T>(request: AdminRequest, path: string, key: string): Promise<Record<string, T[]>> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = (await request('GET', cursor === null ? path : `${path}?cursor=${encodeURIComponent(cursor)}`)) as Record<string, unknown>;
+    items.push(...(page[key] as T[]));
+    cursor = (page.next_cursor as string | null | undefined) ?? null;
+  } while (cursor !== null);
+  return { [key]: items };
+}
+
 async function tenantsNamed(request: AdminRequest, name: string): Promise<Tenant[]> {
-  const { tenants } = (await request('GET', '/tenants')) as { tenants: Tenant[] };
+  const { tenants } = await listAll<Tenant>(request, '/tenants', 'tenants');
   return tenants.filter((tenant) => tenant.name === name);
 }
 
@@ -86,7 +101,7 @@ async function assertNameFree(request: AdminRequest, name: string): Promise<void
 async function revoke(request: AdminRequest, collection: 'api-tokens' | 'hmac-keys', path: string, id: string): Promise<unknown> {
   await request('DELETE', `${path}/${collection}/${encodeURIComponent(id)}`);
   const key = collection === 'api-tokens' ? 'api_tokens' : 'hmac_keys';
-  const list = (await request('GET', `${path}/${collection}`)) as Record<string, { id: string }[]>;
+  const list = await listAll<{ id: string }>(request, `${path}/${collection}`, key);
   const revoked = list[key].find((item) => item.id === id);
   return { [key.slice(0, -1)]: revoked };
 }
@@ -132,7 +147,7 @@ export const COMMANDS: Record<string, Command> = {
       return { tenant, api_token, hmac_key };
     },
   },
-  'tenants:list': { summary: 'list tenants', options: [], run: (request) => request('GET', '/tenants') },
+  'tenants:list': { summary: 'list tenants (every page)', options: [], run: (request) => listAll(request, '/tenants', 'tenants') },
   'tenants:create': {
     summary: 'create a tenant (refused if a tenant already has the name)',
     options: [{ name: 'name', value: 'name', description: 'name of the new tenant', required: true }],
@@ -167,10 +182,10 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'api-tokens:list': {
-    summary: 'list API tokens (without their values)',
+    summary: 'list API tokens (without their values; every page)',
     tenant: true,
     options: [],
-    run: async (request, options) => request('GET', `${await tenantPath(request, options)}/api-tokens`),
+    run: async (request, options) => listAll(request, `${await tenantPath(request, options)}/api-tokens`, 'api_tokens'),
   },
   'api-tokens:revoke': {
     summary: 'revoke an API token; prints it with its revoked_at',
@@ -185,10 +200,10 @@ export const COMMANDS: Record<string, Command> = {
     run: async (request, options) => request('POST', `${await tenantPath(request, options)}/hmac-keys`),
   },
   'hmac-keys:list': {
-    summary: 'list HMAC keys (without their values)',
+    summary: 'list HMAC keys (without their values; every page)',
     tenant: true,
     options: [],
-    run: async (request, options) => request('GET', `${await tenantPath(request, options)}/hmac-keys`),
+    run: async (request, options) => listAll(request, `${await tenantPath(request, options)}/hmac-keys`, 'hmac_keys'),
   },
   'hmac-keys:revoke': {
     summary: 'revoke an HMAC key; prints it with its revoked_at',

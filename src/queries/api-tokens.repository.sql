@@ -49,9 +49,29 @@ INSERT INTO
   )
 VALUES
   ($1, $2, $3, $4, $5, $6, $7, $8, $9);
+DELETE FROM api_tokens
+WHERE
+  tenant_id = $1
+  AND id IN (
+    SELECT
+      id
+    FROM
+      api_tokens
+    WHERE
+      tenant_id = $1
+      AND (
+        revoked_at IS NOT NULL
+        OR expires_at <= $2
+      )
+    ORDER BY
+      created_at DESC,
+      id DESC
+    OFFSET
+      $3
+  );
 COMMIT;
 
--- ApiTokensRepository.listByTenant
+-- ApiTokensRepository.listPage (first page)
 SELECT
   "ApiToken"."id" AS "ApiToken_id",
   "ApiToken"."tenant_id" AS "ApiToken_tenant_id",
@@ -68,7 +88,44 @@ WHERE
   (("ApiToken"."tenant_id" = $1))
 ORDER BY
   "ApiToken"."created_at" ASC,
-  "ApiToken"."id" ASC;
+  "ApiToken"."id" ASC
+LIMIT
+  100;
+
+-- ApiTokensRepository.listPage (next page)
+SELECT
+  "ApiToken"."id" AS "ApiToken_id",
+  "ApiToken"."tenant_id" AS "ApiToken_tenant_id",
+  "ApiToken"."name" AS "ApiToken_name",
+  "ApiToken"."prefix" AS "ApiToken_prefix",
+  "ApiToken"."token_hash" AS "ApiToken_token_hash",
+  "ApiToken"."created_at" AS "ApiToken_created_at",
+  "ApiToken"."expires_at" AS "ApiToken_expires_at",
+  "ApiToken"."last_used_at" AS "ApiToken_last_used_at",
+  "ApiToken"."revoked_at" AS "ApiToken_revoked_at"
+FROM
+  "api_tokens" "ApiToken"
+WHERE
+  (
+    (
+      (
+        ("ApiToken"."tenant_id" = $1)
+        AND ("ApiToken"."created_at" > $2)
+      )
+    )
+    OR (
+      (
+        ("ApiToken"."tenant_id" = $3)
+        AND ("ApiToken"."created_at" = $4)
+        AND ("ApiToken"."id" > $5)
+      )
+    )
+  )
+ORDER BY
+  "ApiToken"."created_at" ASC,
+  "ApiToken"."id" ASC
+LIMIT
+  100;
 
 -- ApiTokensRepository.findByTenantAndId
 SELECT
@@ -173,6 +230,17 @@ FROM
   JOIN tenants tenant ON tenant.id = t.tenant_id
 WHERE
   t.token_hash = $1;
+
+-- ApiTokensRepository.deleteDeadBefore
+DELETE FROM "api_tokens"
+WHERE
+  (
+    "revoked_at" < $1
+    OR (
+      "revoked_at" IS NULL
+      AND "expires_at" < $2
+    )
+  );
 
 -- ApiTokensRepository.touchLastUsed
 UPDATE "api_tokens"

@@ -90,9 +90,26 @@ INSERT INTO
   )
 VALUES
   ($1, $2, $3, $4, $5);
+DELETE FROM hmac_keys
+WHERE
+  tenant_id = $1
+  AND id IN (
+    SELECT
+      id
+    FROM
+      hmac_keys
+    WHERE
+      tenant_id = $1
+      AND revoked_at IS NOT NULL
+    ORDER BY
+      created_at DESC,
+      id DESC
+    OFFSET
+      $2
+  );
 COMMIT;
 
--- HmacKeysRepository.listByTenant
+-- HmacKeysRepository.listPage (first page)
 SELECT
   "HmacKey"."id" AS "HmacKey_id",
   "HmacKey"."tenant_id" AS "HmacKey_tenant_id",
@@ -105,7 +122,40 @@ WHERE
   (("HmacKey"."tenant_id" = $1))
 ORDER BY
   "HmacKey"."created_at" DESC,
-  "HmacKey"."id" DESC;
+  "HmacKey"."id" DESC
+LIMIT
+  100;
+
+-- HmacKeysRepository.listPage (next page)
+SELECT
+  "HmacKey"."id" AS "HmacKey_id",
+  "HmacKey"."tenant_id" AS "HmacKey_tenant_id",
+  "HmacKey"."key_ciphertext" AS "HmacKey_key_ciphertext",
+  "HmacKey"."created_at" AS "HmacKey_created_at",
+  "HmacKey"."revoked_at" AS "HmacKey_revoked_at"
+FROM
+  "hmac_keys" "HmacKey"
+WHERE
+  (
+    (
+      (
+        ("HmacKey"."tenant_id" = $1)
+        AND ("HmacKey"."created_at" < $2)
+      )
+    )
+    OR (
+      (
+        ("HmacKey"."tenant_id" = $3)
+        AND ("HmacKey"."created_at" = $4)
+        AND ("HmacKey"."id" < $5)
+      )
+    )
+  )
+ORDER BY
+  "HmacKey"."created_at" DESC,
+  "HmacKey"."id" DESC
+LIMIT
+  100;
 
 -- HmacKeysRepository.listActive
 SELECT
@@ -141,6 +191,11 @@ WHERE
   )
 LIMIT
   1;
+
+-- HmacKeysRepository.deleteRevokedBefore
+DELETE FROM "hmac_keys"
+WHERE
+  "revoked_at" < $1;
 
 -- HmacKeysRepository.revoke
 UPDATE "hmac_keys"

@@ -67,7 +67,7 @@ WHERE
 LIMIT
   1;
 
--- TenantsRepository.findAll
+-- TenantsRepository.listPage (first page)
 SELECT
   "Tenant"."id" AS "Tenant_id",
   "Tenant"."name" AS "Tenant_name",
@@ -78,7 +78,34 @@ FROM
   "tenants" "Tenant"
 ORDER BY
   "Tenant"."created_at" ASC,
-  "Tenant"."id" ASC;
+  "Tenant"."id" ASC
+LIMIT
+  100;
+
+-- TenantsRepository.listPage (next page)
+SELECT
+  "Tenant"."id" AS "Tenant_id",
+  "Tenant"."name" AS "Tenant_name",
+  "Tenant"."status" AS "Tenant_status",
+  "Tenant"."created_at" AS "Tenant_created_at",
+  "Tenant"."updated_at" AS "Tenant_updated_at"
+FROM
+  "tenants" "Tenant"
+WHERE
+  (
+    ((("Tenant"."created_at" > $1)))
+    OR (
+      (
+        ("Tenant"."created_at" = $2)
+        AND ("Tenant"."id" > $3)
+      )
+    )
+  )
+ORDER BY
+  "Tenant"."created_at" ASC,
+  "Tenant"."id" ASC
+LIMIT
+  100;
 
 -- TenantsRepository.insert
 INSERT INTO

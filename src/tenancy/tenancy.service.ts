@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { asTenantId, TenantId } from '../common/tenant-id';
+import { PageCursors } from '../common/page-cursors';
+import { Page, PagedList, PageQuery } from '../common/paged-list';
 import { isUuid } from '../common/uuid';
 import { ReadModel } from '../database/read-model';
 import { AsOf } from '../database/read-scope';
@@ -13,19 +15,24 @@ import { TENANT_STATUS, TenantChanges, TenantsRepository } from './tenants.repos
 
 /** What a tenant's status costs the read model's memory, key and bookkeeping included (measured: docs/decisions.md). */
 const STATUS_BYTES = 170;
+/** The scope of the tenant list's cursors: only operators list tenants. */
+const OPERATORS = 'operator';
 
 /** Tenants: created, renamed, disabled and re-enabled by the admin panel. Exported for the admin backend. */
 @Injectable()
 export class TenancyService {
   /** Every tenant's status, for the bearer check, served from memory and kept exact across replicas (ReadModel). */
   private readonly statuses: ReadThroughCache<string, TenantStatus | null>;
+  private readonly pages: PagedList;
 
   constructor(
     private readonly tenants: TenantsRepository,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     readModel: ReadModel,
+    cursors: PageCursors,
   ) {
+    this.pages = new PagedList(cursors, 'tenants', 2);
     this.statuses = readModel.cache({ name: 'tenants', table: 'tenants', sizeOf: () => STATUS_BYTES, query: TENANT_STATUS });
   }
 
@@ -36,8 +43,12 @@ export class TenancyService {
     return this.map(tenant);
   }
 
-  async list(): Promise<TenantDto[]> {
-    return (await this.tenants.findAll()).map((tenant) => this.map(tenant));
+  /** A page of the tenants, in the order they were made (PagedList: `limit`, `cursor`); for operators only. */
+  async list(query?: PageQuery): Promise<Page<TenantDto>> {
+    const { limit, after } = this.pages.open(OPERATORS, query);
+    const rows = await this.tenants.listPage(limit + 1, after && { createdAt: new Date(after[0]), id: after[1] });
+    const page = this.pages.close(OPERATORS, rows, limit, (tenant) => [tenant.createdAt.toISOString(), tenant.id]);
+    return { items: page.items.map((tenant) => this.map(tenant)), nextCursor: page.nextCursor };
   }
 
   async get(id: string): Promise<TenantDto> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, Equal, IsNull, LessThan } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
@@ -9,7 +9,7 @@ import { ReadModelQuery } from '../database/read-through-cache';
 import { withTenantLock } from '../tenancy/tenant-lock';
 import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { HmacKey } from './hmac-key.entity';
-import { ACTIVE_KEYS_SQL } from './hmac-keys.sql';
+import { ACTIVE_KEYS_SQL, TRIM_REVOKED_KEYS_SQL } from './hmac-keys.sql';
 
 /** An active key as stored: the ciphertext is bound to the id (AES-GCM associated data). */
 export interface SealedKey {
@@ -41,21 +41,28 @@ export class HmacKeysRepository {
     return this.readModel.read(ACTIVE_KEYS, tenantId);
   }
 
-  /** Inserts unless the tenant already has `limit` active keys; false when it has. */
-  @GenerateSql({ params: [DummyValue.TENANT_ID, { id: DummyValue.UUID, tenantId: DummyValue.TENANT_ID, keyCiphertext: DummyValue.STRING, createdAt: DummyValue.DATE, revokedAt: null }, DummyValue.LIMIT] })
-  insertWithinLimit(tenantId: TenantId, key: HmacKey, limit: number): Promise<boolean> {
+  /**
+   * Inserts unless the tenant already has `limits.active` active keys; false when it has. Then keeps only the
+   * `limits.revoked` most recently made of its revoked ones.
+   */
+  @GenerateSql({
+    params: [DummyValue.TENANT_ID, { id: DummyValue.UUID, tenantId: DummyValue.TENANT_ID, keyCiphertext: DummyValue.STRING, createdAt: DummyValue.DATE, revokedAt: null }, { active: 10, revoked: DummyValue.LIMIT }],
+  })
+  insertWithinLimit(tenantId: TenantId, key: HmacKey, limits: { active: number; revoked: number }): Promise<boolean> {
     return withTenantLock(this.dataSource, tenantId, async (transaction) => {
       const keys = transaction.rows(HmacKey);
-      if ((await keys.countBy({ revokedAt: IsNull() })) >= limit) return false;
+      if ((await keys.countBy({ revokedAt: IsNull() })) >= limits.active) return false;
       await keys.insert(key);
+      await transaction.execute(TRIM_REVOKED_KEYS_SQL, [tenantId, limits.revoked]);
       return true;
     });
   }
 
-  /** Newest first: the first active one is the primary. */
-  @GenerateSql({ params: [DummyValue.TENANT_ID] })
-  listByTenant(tenantId: TenantId): Promise<HmacKey[]> {
-    return this.keys.for(tenantId).find({ order: { createdAt: 'DESC', id: 'DESC' } });
+  /** At most `limit` of the tenant's keys, newest first, from before `before` on (the first active one is the primary). */
+  @GenerateSql({ name: 'first page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT] }, { name: 'next page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT, { createdAt: DummyValue.DATE, id: DummyValue.UUID }] })
+  listPage(tenantId: TenantId, limit: number, before?: { createdAt: Date; id: string }): Promise<HmacKey[]> {
+    const where = before && [{ createdAt: LessThan(before.createdAt) }, { createdAt: Equal(before.createdAt), id: LessThan(before.id) }];
+    return this.keys.for(tenantId).find({ where, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
   @GenerateSql({ params: [DummyValue.TENANT_ID] })
@@ -66,6 +73,13 @@ export class HmacKeysRepository {
   @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID] })
   findByTenantAndId(tenantId: TenantId, id: string): Promise<HmacKey | null> {
     return this.keys.for(tenantId).findOneBy({ id });
+  }
+
+  /** Deletes every tenant's keys revoked before `cutoff`; how many went. */
+  @GenerateSql({ params: [DummyValue.DATE] })
+  async deleteRevokedBefore(cutoff: Date): Promise<number> {
+    const deleted = await this.keys.acrossTenants('retention prunes every tenant\'s long revoked keys').delete({ revokedAt: LessThan(cutoff) });
+    return deleted.affected ?? 0;
   }
 
   @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.DATE] })

@@ -3,6 +3,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
+import { PageCursors } from '../common/page-cursors';
+import { Page, PagedList, PageQuery } from '../common/paged-list';
 import { isUuid } from '../common/uuid';
 import { ReadModel } from '../database/read-model';
 import { AsOf } from '../database/read-scope';
@@ -26,6 +28,11 @@ export interface SigningKeys {
  * as large as it likes; rotation needs two or three.
  */
 export const MAX_ACTIVE_HMAC_KEYS = 10;
+/** The most revoked keys of a tenant kept (the most recently made; the older go when a key is made), as for tokens. */
+export const KEPT_REVOKED_HMAC_KEYS = 100;
+/** How long a revoked key is kept at all, in days since it was revoked. */
+export const REVOKED_KEYS_KEPT_DAYS = 30;
+const LIST = 'hmac keys';
 
 @Injectable()
 export class HmacKeysService {
@@ -35,6 +42,7 @@ export class HmacKeysService {
    * across replicas (ReadModel): a revoked key signs nothing after the revocation is acknowledged.
    */
   private readonly signing: ReadThroughCache<TenantId, SigningKeys | undefined>;
+  private readonly pages: PagedList;
 
   constructor(
     private readonly keys: HmacKeysRepository,
@@ -42,7 +50,9 @@ export class HmacKeysService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     readModel: ReadModel,
+    cursors: PageCursors,
   ) {
+    this.pages = new PagedList(cursors, LIST, 2);
     this.signing = readModel.cache({
       name: 'hmac_keys',
       table: 'hmac_keys',
@@ -63,15 +73,24 @@ export class HmacKeysService {
       createdAt: this.clock.now(),
       revokedAt: null,
     });
-    if (!(await this.keys.insertWithinLimit(tenantId, entity, MAX_ACTIVE_HMAC_KEYS))) throw new HmacKeyLimitReachedError(MAX_ACTIVE_HMAC_KEYS);
+    if (!(await this.keys.insertWithinLimit(tenantId, entity, { active: MAX_ACTIVE_HMAC_KEYS, revoked: KEPT_REVOKED_HMAC_KEYS }))) {
+      throw new HmacKeyLimitReachedError(MAX_ACTIVE_HMAC_KEYS);
+    }
     const primaryId = (await this.keys.listActive(tenantId))[0]?.id;
     return { ...this.map(entity, primaryId), key };
   }
 
-  async list(tenantId: TenantId): Promise<HmacKeyDto[]> {
-    const keys = await this.keys.listByTenant(tenantId);
-    const primaryId = keys.find((key) => key.revokedAt === null)?.id;
-    return keys.map((key) => this.map(key, primaryId));
+  /** A page of the tenant's keys, newest first (PagedList: `limit`, `cursor`); `primary` is the newest active key's. */
+  async list(tenantId: TenantId, query?: PageQuery): Promise<Page<HmacKeyDto>> {
+    const { limit, after } = this.pages.open(tenantId, query);
+    const [rows, active] = await Promise.all([this.keys.listPage(tenantId, limit + 1, after && { createdAt: new Date(after[0]), id: after[1] }), this.keys.listActive(tenantId)]);
+    const page = this.pages.close(tenantId, rows, limit, (key) => [key.createdAt.toISOString(), key.id]);
+    return { items: page.items.map((key) => this.map(key, active[0]?.id)), nextCursor: page.nextCursor };
+  }
+
+  /** Deletes every tenant's keys revoked more than REVOKED_KEYS_KEPT_DAYS ago; how many went. */
+  prune(): Promise<number> {
+    return this.keys.deleteRevokedBefore(new Date(this.clock.now().getTime() - REVOKED_KEYS_KEPT_DAYS * 86_400_000));
   }
 
   async revoke(tenantId: TenantId, id: string): Promise<void> {

@@ -21,8 +21,8 @@ describe('API tokens: tenant A never reaches tenant B (medium)', () => {
   const bTokenIds = () => world.b.apiTokens.map((token) => token.id);
 
   describe('ApiTokensRepository', () => {
-    it('listByTenant lists A’s tokens only', async () => {
-      const listed = await world.byA(() => repository.listByTenant(world.a.id));
+    it('listPage lists A’s tokens only', async () => {
+      const listed = await world.byA(() => repository.listPage(world.a.id, 100));
       expect(listed.map((token) => token.id)).toEqual([world.a.apiTokens[0].id]);
     });
 
@@ -39,7 +39,7 @@ describe('API tokens: tenant A never reaches tenant B (medium)', () => {
   describe('ApiTokensService', () => {
     it('list shows A’s tokens only; create adds one to A', async () => {
       const created = await world.byA(() => tokens.create(world.a.id, 'second of A'));
-      const listed = await world.byA(() => tokens.list(world.a.id));
+      const listed = (await world.byA(() => tokens.list(world.a.id))).items;
       expect(listed.map((token) => token.id)).toEqual([world.a.apiTokens[0].id, created.id]);
     });
 
@@ -60,7 +60,7 @@ describe('API tokens: tenant A never reaches tenant B (medium)', () => {
   describe('AdminService', () => {
     it('lists, creates and revokes A’s tokens, and refuses B’s token ids', async () => {
       const created = await world.byA(() => admin.createApiToken(world.a.id, 'made by the panel'));
-      expect((await world.byA(() => admin.listApiTokens(world.a.id))).map((token) => token.id)).toEqual([world.a.apiTokens[0].id, created.id]);
+      expect((await world.byA(() => admin.listApiTokens(world.a.id))).items.map((token) => token.id)).toEqual([world.a.apiTokens[0].id, created.id]);
       for (const id of bTokenIds()) await expect(world.byA(() => admin.revokeApiToken(world.a.id, id))).rejects.toThrow(ApiTokenNotFoundError);
       await world.byA(() => admin.revokeApiToken(world.a.id, created.id));
       expect(await tokens.isUsable(created.id, world.a.id)).toBe(false);

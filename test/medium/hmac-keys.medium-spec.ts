@@ -22,8 +22,8 @@ describe('HMAC keys: tenant A never reaches tenant B (medium)', () => {
   const bSigningKeys = () => ({ primary: world.b.hmacKeys[1].key, all: [world.b.hmacKeys[1].key, world.b.hmacKeys[0].key] });
 
   describe('HmacKeysRepository', () => {
-    it('listByTenant and listActive list A’s keys only', async () => {
-      expect((await world.byA(() => repository.listByTenant(world.a.id))).map((key) => key.id)).toEqual([world.a.hmacKeys[0].id]);
+    it('listPage and listActive list A’s keys only', async () => {
+      expect((await world.byA(() => repository.listPage(world.a.id, 100))).map((key) => key.id)).toEqual([world.a.hmacKeys[0].id]);
       expect((await world.byA(() => repository.listActive(world.a.id))).map((key) => key.id)).toEqual([world.a.hmacKeys[0].id]);
     });
 
@@ -50,7 +50,7 @@ describe('HMAC keys: tenant A never reaches tenant B (medium)', () => {
 
   describe('HmacKeysService', () => {
     it('list shows A’s keys only, A’s own key primary', async () => {
-      expect(await world.byA(() => keys.list(world.a.id))).toEqual([expect.objectContaining({ id: world.a.hmacKeys[0].id, primary: true })]);
+      expect((await world.byA(() => keys.list(world.a.id))).items).toEqual([expect.objectContaining({ id: world.a.hmacKeys[0].id, primary: true })]);
     });
 
     it('signingKeys gives A’s plaintext keys only, also right after B’s were read (and cached)', async () => {
@@ -65,7 +65,7 @@ describe('HMAC keys: tenant A never reaches tenant B (medium)', () => {
       expect(created.primary).toBe(true);
       expect((await world.byA(() => keys.signingKeys(world.a.id)))?.primary).toBe(created.key);
       expect(await keys.signingKeys(world.b.id)).toEqual(bSigningKeys());
-      expect((await keys.list(world.b.id)).find((key) => key.primary)?.id).toBe(world.b.hmacKeys[1].id);
+      expect((await keys.list(world.b.id)).items.find((key) => key.primary)?.id).toBe(world.b.hmacKeys[1].id);
     });
 
     it('revoke with B’s key id is Key not found, and B still signs with it', async () => {
@@ -77,7 +77,7 @@ describe('HMAC keys: tenant A never reaches tenant B (medium)', () => {
   describe('AdminService', () => {
     it('lists, creates and revokes A’s keys, and refuses B’s key ids', async () => {
       const created = await world.byA(() => admin.createHmacKey(world.a.id));
-      expect((await world.byA(() => admin.listHmacKeys(world.a.id))).map((key) => key.id)).toEqual([created.id, world.a.hmacKeys[0].id]);
+      expect((await world.byA(() => admin.listHmacKeys(world.a.id))).items.map((key) => key.id)).toEqual([created.id, world.a.hmacKeys[0].id]);
       for (const id of bKeyIds()) await expect(world.byA(() => admin.revokeHmacKey(world.a.id, id))).rejects.toThrow(HmacKeyNotFoundError);
       await world.byA(() => admin.revokeHmacKey(world.a.id, created.id));
       expect(await keys.signingKeys(world.a.id)).toEqual({ primary: world.a.hmacKeys[0].key, all: [world.a.hmacKeys[0].key] });

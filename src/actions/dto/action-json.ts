@@ -37,3 +37,8 @@ export function actionListBody(actions: readonly ActionDto[]): JsonText {
   }
   return new JsonText(text);
 }
+
+/** A page of a tenant's actions as the management API sends it: `{"actions": [Action, ...], "next_cursor": ...}`. */
+export function actionPageBody(actions: readonly ActionDto[], nextCursor: string | null): JsonText {
+  return new JsonText(`{"actions":[${actions.map(actionJson).join(',')}],"next_cursor":${JSON.stringify(nextCursor)}}`);
+}

@@ -1,3 +1,4 @@
+import { NEXT_CURSOR_PROPERTY } from '../../common/page-params.decorator';
 import { ApiProperty } from '@nestjs/swagger';
 import { WEBHOOK_URL_PATTERN, WEBHOOK_URL_SYNTAX } from './action-fields';
 
@@ -36,4 +37,13 @@ export class ActionResponse {
 export class ActionListResponse {
   @ApiProperty({ type: [ActionDto], description: 'Every action of the tenant, ordered by name' })
   actions: ActionDto[];
+}
+
+/** A page of a tenant's actions, as the management API lists them. */
+export class ActionPageResponse {
+  @ApiProperty({ type: [ActionDto], description: 'The actions of this page, ordered by name' })
+  actions: ActionDto[];
+
+  @ApiProperty(NEXT_CURSOR_PROPERTY)
+  next_cursor: string | null;
 }
