@@ -919,6 +919,41 @@ describe('Gateway Management console (in a browser)', () => {
     }
   });
 
+  it('lists a page at a time: tenants and a tenant\'s API tokens load the next 100 on demand, and a revocation keeps what was loaded', async () => {
+    // Over a hundred tenants, and a tenant with 120 tokens (90 usable, 30 revoked).
+    const countTenants = async () => (await testApp.app.get(DataSource).query('SELECT count(*)::int AS n FROM tenants'))[0].n as number;
+    for (let i = await countTenants(); i < 104; i++) expect((await admin(testApp, 'POST', '/tenants', { name: `Paged ${String(i).padStart(3, '0')}` })).status).toBe(201);
+    const owner = await createTenant(testApp, { hmacKey: false });
+    const made: string[] = [];
+    for (let i = 1; i < 100; i++) made.push((await admin(testApp, 'POST', `/tenants/${owner.tenantId}/api-tokens`, { name: `token ${String(i).padStart(3, '0')}` })).body.api_token.id);
+    for (const id of made.slice(0, 30)) await admin(testApp, 'DELETE', `/tenants/${owner.tenantId}/api-tokens/${id}`);
+    for (let i = 100; i < 120; i++) await admin(testApp, 'POST', `/tenants/${owner.tenantId}/api-tokens`, { name: `token ${i}` });
+
+    await page.goto(console$('/tenants'));
+    const tenantRows = page.getByRole('table', { name: 'Tenants' }).locator('tbody tr');
+    await hasCount(tenantRows, 100);
+    await hasText(page.getByTestId('load-more'), '100 shown, more follow');
+    await page.getByRole('button', { name: 'Load more tenants' }).click();
+    await hasCount(tenantRows, Math.min(200, await countTenants()));
+    await hasCount(page.getByTestId('load-more'), 0);
+
+    await page.goto(console$(`/tenants/${owner.tenantId}/api-tokens`));
+    await hasCount(page.getByTestId('api-token-row'), 100);
+    await expectAccessible(page);
+    // The end of the first page, as it is on screen (the whole page is 100 rows long).
+    await page.getByTestId('load-more').scrollIntoViewIfNeeded();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'api-tokens-load-more.png') });
+    await page.getByRole('button', { name: 'Load more API tokens' }).click();
+    await hasCount(page.getByTestId('api-token-row'), 120);
+    await hasCount(page.getByTestId('load-more'), 0);
+    const last = page.getByTestId('api-token-row').filter({ hasText: 'token 119' });
+    await last.getByRole('button', { name: 'Revoke token 119' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
+    await hasText(last, 'revoked');
+    await hasCount(page.getByTestId('api-token-row'), 120);
+  });
+
   it('signs the operator out: the cookie is cleared and the session ended on the service', async () => {
     const [cookie] = await operator.cookies();
     await page.goto(console$('/tenants'));

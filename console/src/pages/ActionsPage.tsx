@@ -4,9 +4,10 @@ import { IconBolt, IconPlus } from '@tabler/icons-react';
 import { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Action } from '../api/types';
-import { useApi } from '../api/use-api';
+import { usePagedList } from '../api/use-paged-list';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
+import { LoadMore } from '../components/LoadMore';
 import { PageTitle } from '../components/PageTitle';
 import { TableScroll } from '../components/TableScroll';
 import { Time } from '../components/Time';
@@ -16,7 +17,7 @@ import { useTenant } from './tenant-context';
 /** A tenant's actions, or what to do when there are none. */
 export function ActionsPage() {
   const { base } = useTenant();
-  const actions = useApi<{ actions: Action[] }>(`${base}/actions`);
+  const actions = usePagedList<Action>(`${base}/actions`, 'actions');
   const register = (
     <Button component={Link} to={`${base}/actions/new-action`} leftSection={<IconPlus size={16} aria-hidden />}>
       Register an action
@@ -26,11 +27,11 @@ export function ActionsPage() {
   return (
     <Stack>
       <PageTitle title="Actions" description="What the platform can run for this tenant: a JSON Schema of parameters and a webhook that does the work.">
-        {actions.data && actions.data.actions.length > 0 && register}
+        {actions.items && actions.items.length > 0 && register}
       </PageTitle>
       <ErrorAlert error={actions.error} />
-      {actions.data && actions.data.actions.length === 0 && <NoActionsYet register={register} />}
-      {actions.data && actions.data.actions.length > 0 && (
+      {actions.items && actions.items.length === 0 && <NoActionsYet register={register} />}
+      {actions.items && actions.items.length > 0 && (
         <Paper withBorder radius="md">
           <TableScroll minWidth={640}>
             <Table striped highlightOnHover verticalSpacing="sm" aria-label="Actions">
@@ -43,7 +44,7 @@ export function ActionsPage() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {actions.data.actions.map((action) => (
+                {actions.items.map((action) => (
                   <Table.Tr key={action.id}>
                     <Table.Td>
                       <Anchor component={Link} to={`${base}/actions/${action.name}`} ff="monospace" fw={600}>
@@ -71,6 +72,7 @@ export function ActionsPage() {
           </TableScroll>
         </Paper>
       )}
+      <LoadMore list={actions} what="actions" />
     </Stack>
   );
 }

@@ -1,17 +1,15 @@
-import { Button, Code, Group, Paper, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Button, Code, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { IconKey, IconPlus } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
-import { del, post } from '../api/client';
+import { post } from '../api/client';
 import type { ApiToken } from '../api/types';
-import { useApi } from '../api/use-api';
+import { usePagedList } from '../api/use-paged-list';
 import { useSend } from '../api/use-send';
-import { ConfirmButton } from '../components/ConfirmButton';
+import { CredentialList, useSecretPanel } from '../components/CredentialList';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { PageTitle } from '../components/PageTitle';
-import { SecretOnce } from '../components/SecretOnce';
 import { StatusBadge } from '../components/StatusBadge';
-import { TableScroll } from '../components/TableScroll';
 import { Time } from '../components/Time';
 import { Untrusted } from '../components/Untrusted';
 import { useTenant } from './tenant-context';
@@ -22,99 +20,65 @@ function standing(token: ApiToken): 'active' | 'revoked' | 'expired' {
   return 'active';
 }
 
-/** API tokens (spec 5.1: "Gateway Management, API Tokens"): list, create (shown once), revoke. */
+/** API tokens (spec 5.1: "Gateway Management, API Tokens"): list (a page at a time), create (shown once), revoke. */
 export function ApiTokensPage() {
   const { base } = useTenant();
-  const tokens = useApi<{ api_tokens: ApiToken[] }>(`${base}/api-tokens`);
-  const [created, setCreated] = useState<ApiToken>();
+  const path = `${base}/api-tokens`;
+  const tokens = usePagedList<ApiToken>(path, 'api_tokens');
+  const secret = useSecretPanel();
+  const [prefix, setPrefix] = useState('');
 
   return (
     <Stack>
       <PageTitle title="API tokens" description="Long-lived credentials a tenant exchanges for 24-hour bearer tokens (POST /api/v1/gateway/token/exchange)." />
-      {created?.token ? (
-        <SecretOnce label="API token" value={created.token} onDone={() => setCreated(undefined)}>
-          <Text size="sm">
-            Exchange it for a bearer token: <Code>{`POST /api/v1/gateway/token/exchange {"api_token": "${created.prefix}…"}`}</Code>
-          </Text>
-        </SecretOnce>
-      ) : (
+      {!secret.created && (
         <CreateTokenForm
-          path={`${base}/api-tokens`}
+          path={path}
           onCreated={(token) => {
-            setCreated(token);
+            setPrefix(token.prefix);
+            secret.show({ id: token.id, value: token.token as string });
             void tokens.reload();
           }}
         />
       )}
-      <ErrorAlert error={tokens.error} />
-      {tokens.data && tokens.data.api_tokens.length === 0 && (
-        <EmptyState icon={<IconKey />} title="No API tokens yet">
-          <Text ta="center">Create one above: the tenant&apos;s developers exchange it for the bearer token every gateway call needs.</Text>
-        </EmptyState>
-      )}
-      {tokens.data && tokens.data.api_tokens.length > 0 && (
-        <Paper withBorder radius="md">
-          <TableScroll minWidth={900}>
-            <Table striped verticalSpacing="sm" aria-label="API tokens" data-testid="api-tokens">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Prefix</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>Expires</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Revoke</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {tokens.data.api_tokens.map((token) => (
-                  <Table.Tr key={token.id} data-testid="api-token-row">
-                    <Table.Td fw={600}>
-                      <Untrusted>{token.name}</Untrusted>
-                    </Table.Td>
-                    <Table.Td>
-                      <Code>{token.prefix}…</Code>
-                    </Table.Td>
-                    <Table.Td>
-                      <Time value={token.created_at} />
-                    </Table.Td>
-                    <Table.Td>{token.last_used_at ? <Time value={token.last_used_at} /> : 'never'}</Table.Td>
-                    <Table.Td>{token.expires_at ? <Time value={token.expires_at} /> : 'never'}</Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={standing(token)} />
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      {!token.revoked_at && (
-                        <ConfirmButton
-                          aria-label={`Revoke ${token.name}`}
-                          title={
-                            <>
-                              Revoke “<Untrusted>{token.name}</Untrusted>”?
-                            </>
-                          }
-                          message="It can no longer be exchanged, and bearer tokens made from it stop working at their next request, on every replica. This cannot be undone."
-                          confirmLabel="Revoke token"
-                          onConfirm={async () => {
-                            await del(`${base}/api-tokens/${token.id}`);
-                            // A revoked token is no longer worth copying: its "copy it now" panel goes too.
-                            setCreated((shown) => (shown?.id === token.id ? undefined : shown));
-                            await tokens.reload();
-                          }}
-                        >
-                          Revoke
-                        </ConfirmButton>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        </Paper>
-      )}
+      <CredentialList
+        path={path}
+        list={tokens}
+        label="API token"
+        secret={secret}
+        secretHint={
+          <Text size="sm">
+            Exchange it for a bearer token: <Code>{`POST /api/v1/gateway/token/exchange {"api_token": "${prefix}…"}`}</Code>
+          </Text>
+        }
+        empty={
+          <EmptyState icon={<IconKey />} title="No API tokens yet">
+            <Text ta="center">Create one above: the tenant&apos;s developers exchange it for the bearer token every gateway call needs.</Text>
+          </EmptyState>
+        }
+        columns={[
+          { header: 'Name', cell: (token) => <Text fw={600} size="sm"><Untrusted>{token.name}</Untrusted></Text> },
+          { header: 'Prefix', cell: (token) => <Code>{token.prefix}…</Code> },
+          { header: 'Created', cell: (token) => <Time value={token.created_at} /> },
+          { header: 'Last used', cell: (token) => (token.last_used_at ? <Time value={token.last_used_at} /> : 'never') },
+          { header: 'Expires', cell: (token) => (token.expires_at ? <Time value={token.expires_at} /> : 'never') },
+          { header: 'Status', cell: (token) => <StatusBadge status={standing(token)} /> },
+        ]}
+        revoke={(token) => ({
+          label: `Revoke ${token.name}`,
+          title: (
+            <>
+              Revoke “<Untrusted>{token.name}</Untrusted>”?
+            </>
+          ),
+          message: 'It can no longer be exchanged, and bearer tokens made from it stop working at their next request, on every replica. This cannot be undone.',
+          confirmLabel: 'Revoke token',
+        })}
+        tableLabel="API tokens"
+        tableTestId="api-tokens"
+        rowTestId="api-token-row"
+        minWidth={900}
+      />
     </Stack>
   );
 }

@@ -1,19 +1,16 @@
-import { Alert, Badge, Button, Code, Group, Modal, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconInfoCircle, IconPlus, IconRotateClockwise, IconSignature } from '@tabler/icons-react';
-import { useState } from 'react';
-import { del, post } from '../api/client';
+import { post } from '../api/client';
 import type { HmacKey } from '../api/types';
-import { useApi } from '../api/use-api';
+import { usePagedList } from '../api/use-paged-list';
 import { useSend } from '../api/use-send';
-import { ConfirmButton } from '../components/ConfirmButton';
+import { CredentialList, useSecretPanel } from '../components/CredentialList';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { shortId } from '../components/format';
 import { PageTitle } from '../components/PageTitle';
-import { SecretOnce } from '../components/SecretOnce';
 import { StatusBadge } from '../components/StatusBadge';
-import { TableScroll } from '../components/TableScroll';
 import { Time } from '../components/Time';
 import { useTenant } from './tenant-context';
 
@@ -24,13 +21,17 @@ import { useTenant } from './tenant-context';
  */
 export function HmacKeysPage() {
   const { base } = useTenant();
-  const keys = useApi<{ hmac_keys: HmacKey[] }>(`${base}/hmac-keys`);
-  const [created, setCreated] = useState<HmacKey>();
+  const path = `${base}/hmac-keys`;
+  // Every page at once: at most 10 active keys and the 100 newest revoked ones, and which is active decides the
+  // buttons above the list.
+  const keys = usePagedList<HmacKey>(path, 'hmac_keys', { all: true });
+  const secret = useSecretPanel();
   const [rotateOpened, rotate] = useDisclosure(false);
-  const active = keys.data?.hmac_keys.filter((key) => !key.revoked_at) ?? [];
+  const active = keys.items?.filter((key) => !key.revoked_at) ?? [];
 
   const { send: createKey, busy, error } = useSend(async () => {
-    setCreated((await post<{ hmac_key: HmacKey }>(`${base}/hmac-keys`)).hmac_key);
+    const { hmac_key } = await post<{ hmac_key: HmacKey }>(path);
+    secret.show({ id: hmac_key.id, value: hmac_key.key as string });
     rotate.close();
     await keys.reload();
   });
@@ -39,7 +40,7 @@ export function HmacKeysPage() {
     <Stack>
       <PageTitle title="HMAC keys" description="Webhook receivers verify every call with the tenant's key (body signature and Standard Webhooks headers).">
         {/* Until the keys are read, whether this would create the first key or rotate (with its warning) is unknown. */}
-        {keys.data &&
+        {keys.items &&
           (active.length === 0 ? (
             <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => void createKey()} loading={busy}>
               Create key
@@ -68,89 +69,58 @@ export function HmacKeysPage() {
         </Stack>
       </Modal>
       <ErrorAlert error={error} />
-      {created?.key && (
-        <SecretOnce label="HMAC key" value={created.key} onDone={() => setCreated(undefined)}>
-          <Text size="sm">Receivers check signatures with it: see docs/receivers.md for Python and Node examples.</Text>
-        </SecretOnce>
-      )}
-      <ErrorAlert error={keys.error} />
-      {keys.data && keys.data.hmac_keys.length === 0 && (
-        <EmptyState icon={<IconSignature />} title="No HMAC keys yet">
-          <Text ta="center">Actions cannot run without one: executions answer 409 until the tenant has an active key. Create it above.</Text>
-        </EmptyState>
-      )}
-      {active.length > 1 && (
-        <Alert color="blue" variant="outline" icon={<IconInfoCircle aria-hidden />}>
-          {active.length} keys are active: the primary one signs the body, all of them sign the header. Revoke the old one once your receivers use the new one.
-        </Alert>
-      )}
-      {keys.data && keys.data.hmac_keys.length > 0 && (
-        <Paper withBorder radius="md">
-          <TableScroll minWidth={560}>
-            <Table striped verticalSpacing="sm" aria-label="HMAC keys" data-testid="hmac-keys">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Key</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Revoke</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {keys.data.hmac_keys.map((key) => (
-                  <Table.Tr key={key.id} data-testid="hmac-key-row" data-primary={key.primary}>
-                    <Table.Td>
-                      <Code title={key.id}>{shortId(key.id)}</Code>
-                    </Table.Td>
-                    <Table.Td>
-                      {key.primary ? (
-                        <Badge color="blue" radius="sm">
-                          primary
-                        </Badge>
-                      ) : key.revoked_at ? (
-                        '—'
-                      ) : (
-                        'header only'
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Time value={key.created_at} />
-                    </Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={key.revoked_at ? 'revoked' : 'active'} />
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      {!key.revoked_at && (
-                        <ConfirmButton
-                          aria-label={`Revoke key ${shortId(key.id)}`}
-                          title={`Revoke key ${shortId(key.id)}?`}
-                          message={
-                            key.primary && active.length === 1
-                              ? 'It is the only active key: executions will fail with 409 until a new key is created.'
-                              : 'It signs nothing from now on. Receivers that still expect it will refuse calls.'
-                          }
-                          confirmLabel="Revoke key"
-                          onConfirm={async () => {
-                            await del(`${base}/hmac-keys/${key.id}`);
-                            // A revoked key is no longer worth copying: its "copy it now" panel goes too.
-                            setCreated((shown) => (shown?.id === key.id ? undefined : shown));
-                            await keys.reload();
-                          }}
-                        >
-                          Revoke
-                        </ConfirmButton>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        </Paper>
-      )}
+      <CredentialList
+        path={path}
+        list={keys}
+        label="HMAC key"
+        secret={secret}
+        secretHint={<Text size="sm">Receivers check signatures with it: see docs/receivers.md for Python and Node examples.</Text>}
+        empty={
+          <EmptyState icon={<IconSignature />} title="No HMAC keys yet">
+            <Text ta="center">Actions cannot run without one: executions answer 409 until the tenant has an active key. Create it above.</Text>
+          </EmptyState>
+        }
+        notice={
+          active.length > 1 && (
+            <Alert color="blue" variant="outline" icon={<IconInfoCircle aria-hidden />}>
+              {active.length} keys are active: the primary one signs the body, all of them sign the header. Revoke the old one once your receivers use the new
+              one.
+            </Alert>
+          )
+        }
+        columns={[
+          { header: 'Key', cell: (key) => <Code title={key.id}>{shortId(key.id)}</Code> },
+          {
+            header: 'Role',
+            cell: (key) =>
+              key.primary ? (
+                <Badge color="blue" radius="sm">
+                  primary
+                </Badge>
+              ) : key.revoked_at ? (
+                '—'
+              ) : (
+                'header only'
+              ),
+          },
+          { header: 'Created', cell: (key) => <Time value={key.created_at} /> },
+          { header: 'Status', cell: (key) => <StatusBadge status={key.revoked_at ? 'revoked' : 'active'} /> },
+        ]}
+        revoke={(key) => ({
+          label: `Revoke key ${shortId(key.id)}`,
+          title: `Revoke key ${shortId(key.id)}?`,
+          message:
+            key.primary && active.length === 1
+              ? 'It is the only active key: executions will fail with 409 until a new key is created.'
+              : 'It signs nothing from now on. Receivers that still expect it will refuse calls.',
+          confirmLabel: 'Revoke key',
+        })}
+        tableLabel="HMAC keys"
+        tableTestId="hmac-keys"
+        rowTestId="hmac-key-row"
+        rowProps={(key) => ({ 'data-primary': key.primary })}
+        minWidth={560}
+      />
     </Stack>
   );
 }

@@ -5,9 +5,10 @@ import { FormEvent, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { post } from '../api/client';
 import type { Tenant } from '../api/types';
-import { useApi } from '../api/use-api';
+import { usePagedList } from '../api/use-paged-list';
 import { useSend } from '../api/use-send';
 import { EmptyState } from '../components/EmptyState';
+import { LoadMore } from '../components/LoadMore';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
@@ -16,10 +17,10 @@ import { Time } from '../components/Time';
 import { Untrusted } from '../components/Untrusted';
 import { useSignedIn } from '../session';
 
-/** Operators: every tenant, and a new one. */
+/** Operators: every tenant (a page at a time), and a new one. */
 export function TenantsPage() {
   const session = useSignedIn();
-  const tenants = useApi<{ tenants: Tenant[] }>(session.kind === 'operator' ? '/tenants' : undefined);
+  const tenants = usePagedList<Tenant>(session.kind === 'operator' ? '/tenants' : undefined, 'tenants');
   if (session.kind !== 'operator') return <Navigate to={`/tenants/${session.tenant_id}`} replace />;
 
   return (
@@ -27,12 +28,12 @@ export function TenantsPage() {
       <PageTitle order={1} title="Tenants" description="Each tenant has its own actions, API tokens and HMAC keys." />
       <CreateTenantForm onCreated={() => void tenants.reload()} />
       <ErrorAlert error={tenants.error} />
-      {tenants.data && tenants.data.tenants.length === 0 && (
+      {tenants.items && tenants.items.length === 0 && (
         <EmptyState icon={<IconBuilding />} title="No tenants yet">
           <Text ta="center">Create the first one above, or from the command line: <code>npm run gateway -- bootstrap --tenant acme</code></Text>
         </EmptyState>
       )}
-      {tenants.data && tenants.data.tenants.length > 0 && (
+      {tenants.items && tenants.items.length > 0 && (
         <Paper withBorder radius="md">
           <TableScroll minWidth={640}>
             <Table striped highlightOnHover verticalSpacing="sm" aria-label="Tenants">
@@ -45,7 +46,7 @@ export function TenantsPage() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {tenants.data.tenants.map((tenant) => (
+                {tenants.items.map((tenant) => (
                   <Table.Tr key={tenant.id}>
                     <Table.Td>
                       <Anchor component={Link} to={`/tenants/${tenant.id}`} fw={600}>
@@ -70,6 +71,7 @@ export function TenantsPage() {
           </TableScroll>
         </Paper>
       )}
+      <LoadMore list={tenants} what="tenants" />
     </Stack>
   );
 }
