@@ -319,7 +319,7 @@ describe('tenant isolation, round two (issue 27)', () => {
         `/tenants/${other.tenantId}/api-tokens?cursor=${encodeURIComponent(cursor)}`,
         `/tenants/${owner.tenantId}/hmac-keys?cursor=${encodeURIComponent(cursor)}`,
         `/tenants?cursor=${encodeURIComponent(cursor)}`,
-        `/tenants/${owner.tenantId}/api-tokens?cursor=${encodeURIComponent(`${cursor.slice(0, -1)}A`)}`,
+        `/tenants/${owner.tenantId}/api-tokens?cursor=${encodeURIComponent(`${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`)}`,
         `/tenants/${owner.tenantId}/api-tokens?cursor=`,
         `/tenants/${owner.tenantId}/actions?cursor=abc&cursor=def`,
       ]) {
