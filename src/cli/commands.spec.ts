@@ -83,7 +83,7 @@ describe('command line commands', () => {
       if (method === 'PATCH') return { tenant: { id: path.split('/')[2], status: 'disabled' } };
       throw new Error(`unexpected ${method} ${path}`);
     };
-    const invoke = (argv: string[]) => run(argv, { request, calls });
+    const invoke = (argv: string[]) => run(argv, { request, calls, bodies: [] });
     expect(await invoke(['tenants:list'])).toEqual({ tenants: [{ id: 't1', name: 'acme' }, { id: 't2', name: 'globex' }] });
     expect(await invoke(['tenants:disable', '--tenant', 'globex'])).toEqual({ tenant: { id: 't2', status: 'disabled' } });
   });

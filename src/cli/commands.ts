@@ -212,10 +212,10 @@ export const COMMANDS: Record<string, Command> = {
     run: async (request, options) => revoke(request, 'hmac-keys', await tenantPath(request, options), required(options, 'key-id')),
   },
   'actions:list': {
-    summary: "list a tenant's actions, ordered by name",
+    summary: "list a tenant's actions, ordered by name (every page)",
     tenant: true,
     options: [],
-    run: async (request, options) => request('GET', `${await tenantPath(request, options)}/actions`),
+    run: async (request, options) => listAll(request, `${await tenantPath(request, options)}/actions`, 'actions'),
   },
   'actions:get': {
     summary: 'show one action',
