@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
 import { ExecutionLogMaintenance } from '../src/executions/execution-log-maintenance';
 import { ExecutionLogPartitions } from '../src/executions/log-partitions';
 import { BulkReplays } from '../src/executions/bulk-replays';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
+import { redeemPortalLink, withSession } from './support/console-session';
+import { call } from './support/http';
 import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -279,6 +282,86 @@ describe('the delivery log', () => {
       const rest = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions?limit=3&status=failed&cursor=${encodeURIComponent(first.body.next_cursor)}`);
       expect(rest.body.executions).toHaveLength(2);
       expect(rest.body.next_cursor).toBeNull();
+    });
+
+    it('the management API gives the tenant-wide log, a lookup by id alone and the numbers, as the gateway gives them', async () => {
+      const first = await actionAnswering(answer(200, '{"result":"ok"}'));
+      await execute(first.name);
+      const second = await actionAnswering(answer(503, '{"error":"down"}'));
+      const failed = (await execute(second.name, { city: 'Bergen' })).body.execution;
+      await seed(first, 4, new Date(Date.now() - 60_000), 'failed');
+      const base = `/tenants/${tenant.tenantId}`;
+
+      const wide = await admin(testApp, 'GET', `${base}/executions?limit=3`);
+      expect(wide.status).toBe(200);
+      expect(wide.body.executions.map((execution: { id: string }) => execution.id)).toEqual(
+        (await get('/executions?limit=3')).body.executions.map((execution: { id: string }) => execution.id),
+      );
+      expect(wide.body.executions[0]).toEqual(expect.objectContaining({ id: failed.id, action_name: second.name, attempt_log: expect.any(Array), replay_of: null }));
+      const rest = await admin(testApp, 'GET', `${base}/executions?limit=3&cursor=${encodeURIComponent(wide.body.next_cursor)}`);
+      expect(rest.body.executions).toHaveLength(3);
+      expect(rest.body.next_cursor).toBeNull();
+      const filtered = await admin(testApp, 'GET', `${base}/executions?action=${first.name}&status=failed`);
+      expect(filtered.body.executions).toHaveLength(4);
+      const refused = await admin(testApp, 'GET', `${base}/executions?status=done&since=soon`);
+      expect([refused.status, refused.body]).toEqual([
+        400,
+        { error: 'Invalid request', details: 'status: must be "succeeded" or "failed"; since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z' },
+      ]);
+      const unknownAction = await admin(testApp, 'GET', `${base}/executions?action=no_such_action`);
+      expect([unknownAction.status, unknownAction.body]).toEqual([404, { error: 'Action not found' }]);
+
+      // The lookup by id alone is the per-action lookup's answer, payload included.
+      const byId = await admin(testApp, 'GET', `${base}/executions/${failed.id.toUpperCase()}`);
+      expect(byId.status).toBe(200);
+      expect(byId.body).toEqual((await admin(testApp, 'GET', `${base}/actions/${second.name}/executions/${failed.id}`)).body);
+      expect(byId.body.execution.payload.status).toBe('kept');
+      expect(JSON.parse(byId.body.execution.payload.request.body).parameters).toEqual({ city: 'Bergen' });
+
+      const stats = await admin(testApp, 'GET', `${base}/stats`);
+      expect([stats.status, stats.body]).toEqual([200, (await get('/stats')).body]);
+      expect(stats.body.stats.hourly[47]).toMatchObject({ executions: 2, succeeded: 1, failed: 1 });
+      const ofAction = await admin(testApp, 'GET', `${base}/stats?action=${second.name}`);
+      expect(ofAction.body).toEqual((await get(`/stats?action=${second.name}`)).body);
+      const twice = await admin(testApp, 'GET', `${base}/stats?action=a&action=b`);
+      expect([twice.status, twice.body]).toEqual([400, { error: 'Invalid request', details: 'action: must be given once' }]);
+      const unknownStats = await admin(testApp, 'GET', `${base}/stats?action=no_such_action`);
+      expect([unknownStats.status, unknownStats.body]).toEqual([404, { error: 'Action not found' }]);
+    });
+
+    it('the management API\'s tenant-wide log, lookup and numbers reveal nothing of another tenant', async () => {
+      const mine = await actionAnswering(answer(200, '{"result":"mine"}'));
+      const theirs = await actionAnswering(answer(200, '{"result":"theirs"}'), other, { name: mine.name });
+      await execute(mine.name);
+      await execute(mine.name);
+      const theirExecution = (await execute(theirs.name, { city: 'x' }, other)).body.execution;
+
+      for (const id of [theirExecution.id, 'not-a-uuid', randomUUID()]) {
+        const response = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/executions/${id}`);
+        expect([id, response.status, response.body]).toEqual([id, 404, { error: 'Execution not found' }]);
+      }
+      const page = (await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/executions?limit=1`)).body;
+      expect(page.executions).toHaveLength(1);
+      const crossed = await admin(testApp, 'GET', `/tenants/${other.tenantId}/executions?cursor=${encodeURIComponent(page.next_cursor)}`);
+      expect([crossed.status, crossed.body]).toEqual([400, { error: 'Invalid request', details: 'cursor: is not a cursor this list gave' }]);
+      const theirLog = (await admin(testApp, 'GET', `/tenants/${other.tenantId}/executions`)).body;
+      expect(theirLog.executions.map((execution: { id: string }) => execution.id)).toEqual([theirExecution.id]);
+      const theirStats = (await admin(testApp, 'GET', `/tenants/${other.tenantId}/stats`)).body.stats;
+      expect(theirStats.hourly[47]).toMatchObject({ executions: 1 });
+      expect(theirStats.actions).toEqual([expect.objectContaining({ action_name: theirs.name, executions: 1 })]);
+
+      // A tenant's portal session reaches its own log only; an unknown tenant is not found.
+      const link = (await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/portal-links`)).body.portal_link;
+      const session = await redeemPortalLink(testApp.baseUrl, link.token);
+      expect((await withSession(testApp.baseUrl, session, 'GET', `/tenants/${tenant.tenantId}/executions`)).body.executions).toHaveLength(2);
+      for (const path of [`/tenants/${other.tenantId}/executions`, `/tenants/${other.tenantId}/executions/${theirExecution.id}`, `/tenants/${other.tenantId}/stats`]) {
+        const response = await withSession(testApp.baseUrl, session, 'GET', path);
+        expect([path, response.status, response.body]).toEqual([path, 404, { error: 'Tenant not found' }]);
+      }
+      const unknown = await admin(testApp, 'GET', `/tenants/${randomUUID()}/stats`);
+      expect([unknown.status, unknown.body]).toEqual([404, { error: 'Tenant not found' }]);
+      const unauthenticated = await call(testApp.baseUrl, 'GET', `/api/v1/admin/tenants/${tenant.tenantId}/executions`);
+      expect([unauthenticated.status, unauthenticated.body]).toEqual([401, { error: 'Invalid token' }]);
     });
   });
 

@@ -65,7 +65,10 @@ describe('OpenAPI description', () => {
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/log-settings',
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/replays/{replay_id}',
       'GET /api/v1/admin/tenants/{tenant_id}/api-tokens',
+      'GET /api/v1/admin/tenants/{tenant_id}/executions',
+      'GET /api/v1/admin/tenants/{tenant_id}/executions/{execution_id}',
       'GET /api/v1/admin/tenants/{tenant_id}/hmac-keys',
+      'GET /api/v1/admin/tenants/{tenant_id}/stats',
       'GET /api/v1/gateway/actions',
       'GET /api/v1/gateway/actions/{action_name}',
       'GET /api/v1/gateway/actions/{action_name}/executions',
@@ -125,6 +128,8 @@ describe('OpenAPI description', () => {
         'getExecution', 'replayExecution', 'listTenantExecutions', 'getExecutionStats', 'getLogSettings', 'updateLogSettings',
         'replayTenantActionExecution', 'getTenantActionLogSettings', 'updateTenantActionLogSettings',
         'replayFailedExecutions', 'getBulkReplay', 'replayFailedTenantActionExecutions', 'getTenantBulkReplay',
+        // The console's tenant-wide log and charts.
+        'listTenantLog', 'getTenantExecution', 'getTenantStats',
       ].sort(),
     );
     // Every operation that takes a body can meet the 1 MB limit.

@@ -83,14 +83,27 @@ export class ExecutionLogService {
     return { ...mapWithAttempts(execution), payload };
   }
 
+  /**
+   * One execution of the tenant, whichever action it ran (the console's "go to an execution" by id), with its
+   * attempts and its payload.
+   */
+  async getOfTenant(tenantId: TenantId, id: string): Promise<ExecutionWithPayloadDto> {
+    const execution = isUuid(id) ? await this.executions.find(tenantId, id.toLowerCase(), this.keptSince()) : undefined;
+    if (!execution) throw new ExecutionNotFoundError();
+    return { ...mapWithAttempts(execution), payload: await this.payloadOf(tenantId, execution) };
+  }
+
   async findWithPayload(tenantId: TenantId, actionName: string, id: string, asOf?: AsOf): Promise<{ execution: Execution; payload: ExecutionPayloadDto }> {
     const action = await this.actions.findExecutable(tenantId, actionName, asOf);
     const execution = isUuid(id) ? await this.executions.find(tenantId, id.toLowerCase(), this.keptSince(), action.id) : undefined;
     if (!execution) throw new ExecutionNotFoundError();
-    if (execution.payload !== 'kept') return { execution, payload: { status: 'not_logged', request: null, attempts: null } };
+    return { execution, payload: await this.payloadOf(tenantId, execution) };
+  }
+
+  private async payloadOf(tenantId: TenantId, execution: Execution): Promise<ExecutionPayloadDto> {
+    if (execution.payload !== 'kept') return { status: 'not_logged', request: null, attempts: null };
     const stored = await this.executions.findPayload(tenantId, execution, this.keptSince(this.config.executionPayloadRetentionDays));
-    const payload: ExecutionPayloadDto = stored ? { status: 'kept', ...stored } : { status: 'expired', request: null, attempts: null };
-    return { execution, payload };
+    return stored ? { status: 'kept', ...stored } : { status: 'expired', request: null, attempts: null };
   }
 
   /**
