@@ -223,7 +223,7 @@ describe('bad input never breaks the gateway (property-based)', () => {
   const snapshotTokens = async () => (await admin(testApp, 'GET', `/tenants/${patchTenantId}/api-tokens`)).text;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { RATE_LIMIT_PER_HOUR: '1000000000' } });
+    testApp = await startTestApp({ env: { RATE_LIMIT_PER_HOUR: '1000000000', ADMIN_KEY_FAILURES_PER_MINUTE: '100000' } });
     base = testApp.baseUrl;
     receiver = await Receiver.start(ok);
     tenant = await createTenant(testApp);

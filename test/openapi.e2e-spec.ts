@@ -295,6 +295,9 @@ describe('OpenAPI description', () => {
       ['webhook-id', 'header', true],
       ['webhook-timestamp', 'header', true],
       ['webhook-signature', 'header', true],
+      // W3C Trace Context (issue 31): every call carries traceparent, tracestate when the trace has one.
+      ['traceparent', 'header', true],
+      ['tracestate', 'header', false],
     ]);
     expect(execution.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookCallDto');
     expect(execution.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookAnswerDto');

@@ -53,7 +53,7 @@ describe('records made in the same millisecond', () => {
     expect(JSON.parse(body).signature).toBe(createHmac('sha256', newest).update(signed).digest('hex'));
   });
 
-  it('lists executions newest first, and tenants and API tokens in the order they were made', async () => {
+  it('lists executions, tenants and API tokens newest first', async () => {
     const tenant = await createTenant(testApp);
     const action = actionBody(receiver.url());
     await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: action });
@@ -67,11 +67,11 @@ describe('records made in the same millisecond', () => {
     const tokens: string[] = [];
     for (let i = 0; i < 4; i++) tokens.push((await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/api-tokens`, { name: `t${i}` })).body.api_token.id);
     const listedTokens = (await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/api-tokens`)).body.api_tokens.map((token: { id: string }) => token.id);
-    expect(listedTokens.slice(-4)).toEqual(tokens);
+    expect(listedTokens.slice(0, 4)).toEqual([...tokens].reverse());
 
     const tenants: string[] = [];
     for (let i = 0; i < 4; i++) tenants.push((await admin(testApp, 'POST', '/tenants', { name: `same-ms-${i}` })).body.tenant.id);
     const listedTenants = (await admin(testApp, 'GET', '/tenants')).body.tenants.map((listed: { id: string }) => listed.id);
-    expect(listedTenants.filter((id: string) => tenants.includes(id))).toEqual(tenants);
+    expect(listedTenants.slice(0, 4)).toEqual([...tenants].reverse());
   });
 });

@@ -56,7 +56,7 @@ export class CredentialsAdminController {
   }
 
   @Get('api-tokens')
-  @ApiOperation({ operationId: 'listApiTokens', summary: 'List API tokens (without their values), in the order they were made, a page at a time' })
+  @ApiOperation({ operationId: 'listApiTokens', summary: 'List API tokens (without their values), newest first, a page at a time' })
   @ApiPaged()
   @ApiOkResponse({ type: ApiTokenListResponse })
   async listApiTokens(@Param('tenant_id') tenantId: string, @PageParams() page: PageQuery): Promise<ApiTokenListResponse> {

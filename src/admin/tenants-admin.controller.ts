@@ -43,7 +43,7 @@ export class TenantsAdminController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listTenants', summary: 'List tenants, in the order they were made, a page at a time' })
+  @ApiOperation({ operationId: 'listTenants', summary: 'List tenants, newest first, a page at a time' })
   @ApiPaged()
   @ApiOkResponse({ type: TenantListResponse })
   async list(@PageParams() page: PageQuery): Promise<TenantListResponse> {

@@ -77,11 +77,11 @@ export class ApiTokensRepository {
     });
   }
 
-  /** At most `limit` of the tenant's tokens, in the order they were made, from after `after` on. */
+  /** At most `limit` of the tenant's tokens, newest first, from after `after` on. */
   @GenerateSql({ name: 'first page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT] }, { name: 'next page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT, { createdAt: DummyValue.DATE, id: DummyValue.UUID }] })
   listPage(tenantId: TenantId, limit: number, after?: { createdAt: Date; id: string }): Promise<ApiToken[]> {
-    const where = after && [{ createdAt: MoreThan(after.createdAt) }, { createdAt: Equal(after.createdAt), id: MoreThan(after.id) }];
-    return this.tokens.for(tenantId).find({ where, order: { createdAt: 'ASC', id: 'ASC' }, take: limit });
+    const where = after && [{ createdAt: LessThan(after.createdAt) }, { createdAt: Equal(after.createdAt), id: LessThan(after.id) }];
+    return this.tokens.for(tenantId).find({ where, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
   @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID] })

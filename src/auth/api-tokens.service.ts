@@ -73,7 +73,7 @@ export class ApiTokensService {
     return { ...this.map(entity), token };
   }
 
-  /** A page of the tenant's tokens, in the order they were made (PagedList: `limit`, `cursor`). */
+  /** A page of the tenant's tokens, newest first (PagedList: `limit`, `cursor`). */
   async list(tenantId: TenantId, query?: PageQuery): Promise<Page<ApiTokenDto>> {
     const { limit, after } = this.pages.open(tenantId, query);
     const rows = await this.tokens.listPage(tenantId, limit + 1, after && { createdAt: new Date(after[0]), id: after[1] });

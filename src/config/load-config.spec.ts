@@ -38,7 +38,7 @@ describe('loadConfig', () => {
       schemaWorkerMsPerMinute: 10_000,
       runMigrations: true,
       webhook: { timeoutMs: 30_000, allowPrivateNetworks: true, requireHttps: false },
-      rateLimit: { perHour: 1000, tokenExchangePerMinute: 60, operatorPerMinute: 600, adminKeyFailuresPerMinute: 10 },
+      rateLimit: { perHour: 1000, tokenExchangePerMinute: 60, operatorPerMinute: 600, adminKeyFailuresPerMinute: 30 },
       jwt: { algorithm: 'HS256', issuer: 'action-gateway', audience: 'action-gateway', lifetimeSeconds: 86_400 },
     });
   });

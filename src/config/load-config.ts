@@ -89,7 +89,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       perHour: env.RATE_LIMIT_PER_HOUR ?? 1000,
       tokenExchangePerMinute: env.TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE ?? 60,
       operatorPerMinute: env.OPERATOR_RATE_LIMIT_PER_MINUTE ?? 600,
-      adminKeyFailuresPerMinute: env.ADMIN_KEY_FAILURES_PER_MINUTE ?? 10,
+      adminKeyFailuresPerMinute: env.ADMIN_KEY_FAILURES_PER_MINUTE ?? 30,
     },
     actionsPerTenant: env.ACTIONS_PER_TENANT ?? 100,
     schemaWorkerMsPerMinute: env.SCHEMA_WORKER_MS_PER_MINUTE ?? 10_000,

@@ -63,7 +63,8 @@ export class ManagementAuthGuard implements CanActivate {
       // Explicit credentials win: a wrong key is refused even when a session cookie comes along.
       const key = bearerCredentials(header);
       if (!key || !this.sessions.isAdminKey(key)) {
-        await this.budgets.countFailure('admin-key-failures', `ip:${request.ip}`);
+        // Only a guess counts: a header that carries no key at all cannot find the right one.
+        if (key) await this.budgets.countFailure('admin-key-failures', `ip:${request.ip}`);
         throw new InvalidTokenError();
       }
       return { kind: 'operator' };

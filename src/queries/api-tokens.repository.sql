@@ -87,8 +87,8 @@ FROM
 WHERE
   (("ApiToken"."tenant_id" = $1))
 ORDER BY
-  "ApiToken"."created_at" ASC,
-  "ApiToken"."id" ASC
+  "ApiToken"."created_at" DESC,
+  "ApiToken"."id" DESC
 LIMIT
   100;
 
@@ -110,20 +110,20 @@ WHERE
     (
       (
         ("ApiToken"."tenant_id" = $1)
-        AND ("ApiToken"."created_at" > $2)
+        AND ("ApiToken"."created_at" < $2)
       )
     )
     OR (
       (
         ("ApiToken"."tenant_id" = $3)
         AND ("ApiToken"."created_at" = $4)
-        AND ("ApiToken"."id" > $5)
+        AND ("ApiToken"."id" < $5)
       )
     )
   )
 ORDER BY
-  "ApiToken"."created_at" ASC,
-  "ApiToken"."id" ASC
+  "ApiToken"."created_at" DESC,
+  "ApiToken"."id" DESC
 LIMIT
   100;
 

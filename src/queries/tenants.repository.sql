@@ -77,8 +77,8 @@ SELECT
 FROM
   "tenants" "Tenant"
 ORDER BY
-  "Tenant"."created_at" ASC,
-  "Tenant"."id" ASC
+  "Tenant"."created_at" DESC,
+  "Tenant"."id" DESC
 LIMIT
   100;
 
@@ -93,17 +93,17 @@ FROM
   "tenants" "Tenant"
 WHERE
   (
-    ((("Tenant"."created_at" > $1)))
+    ((("Tenant"."created_at" < $1)))
     OR (
       (
         ("Tenant"."created_at" = $2)
-        AND ("Tenant"."id" > $3)
+        AND ("Tenant"."id" < $3)
       )
     )
   )
 ORDER BY
-  "Tenant"."created_at" ASC,
-  "Tenant"."id" ASC
+  "Tenant"."created_at" DESC,
+  "Tenant"."id" DESC
 LIMIT
   100;
 

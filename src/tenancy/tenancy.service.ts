@@ -43,7 +43,7 @@ export class TenancyService {
     return this.map(tenant);
   }
 
-  /** A page of the tenants, in the order they were made (PagedList: `limit`, `cursor`); for operators only. */
+  /** A page of the tenants, newest first (PagedList: `limit`, `cursor`); for operators only. */
   async list(query?: PageQuery): Promise<Page<TenantDto>> {
     const { limit, after } = this.pages.open(OPERATORS, query);
     const rows = await this.tenants.listPage(limit + 1, after && { createdAt: new Date(after[0]), id: after[1] });

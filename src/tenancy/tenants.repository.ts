@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, Equal, MoreThan, Repository } from 'typeorm';
+import { DataSource, Equal, LessThan, Repository } from 'typeorm';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { ReadModel } from '../database/read-model';
 import { ReadModelQuery } from '../database/read-through-cache';
@@ -37,11 +37,11 @@ export class TenantsRepository {
     return this.tenants.findOneBy({ id });
   }
 
-  /** At most `limit` tenants, in the order they were made, from after `after` on. */
+  /** At most `limit` tenants, newest first, from after `after` on. */
   @GenerateSql({ name: 'first page', params: [DummyValue.LIMIT] }, { name: 'next page', params: [DummyValue.LIMIT, { createdAt: DummyValue.DATE, id: DummyValue.UUID }] })
   listPage(limit: number, after?: { createdAt: Date; id: string }): Promise<Tenant[]> {
-    const where = after && [{ createdAt: MoreThan(after.createdAt) }, { createdAt: Equal(after.createdAt), id: MoreThan(after.id) }];
-    return this.tenants.find({ where, order: { createdAt: 'ASC', id: 'ASC' }, take: limit });
+    const where = after && [{ createdAt: LessThan(after.createdAt) }, { createdAt: Equal(after.createdAt), id: LessThan(after.id) }];
+    return this.tenants.find({ where, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
   @GenerateSql({ params: [{ id: DummyValue.OTHER_TENANT_ID, name: DummyValue.STRING, status: 'active', createdAt: DummyValue.DATE, updatedAt: DummyValue.DATE }] })
