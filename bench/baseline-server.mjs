@@ -198,7 +198,29 @@ async function relay(req, body) {
     created_at: createdAt.toISOString(),
   };
   const attemptLog = [{ attempt: 1, started_at: execution.created_at, duration_ms: durationMs, http_status: res.statusCode, error: execution.error }];
-  const values = [id, tenantId, action.id, action.name, execution.status, res.statusCode, execution.result, execution.error, durationMs, 1, JSON.stringify(attemptLog), createdAt];
+  // By the service's column names, so the relay runs on the log of any commit (since issue 29 it has `replay_of`
+  // and `payload`: the relay keeps no payload, the floor).
+  const row = {
+    id,
+    tenant_id: tenantId,
+    action_id: action.id,
+    action_name: action.name,
+    status: execution.status,
+    http_status: res.statusCode,
+    result: execution.result,
+    error: execution.error,
+    duration_ms: durationMs,
+    attempts: 1,
+    attempt_log: JSON.stringify(attemptLog),
+    created_at: createdAt,
+    replay_of: null,
+    payload: 'off',
+  };
+  const values = COLUMNS.split(',').map((column) => {
+    const name = column.trim();
+    if (!Object.hasOwn(row, name)) throw new Error(`the bare relay does not know the column ${name} of executions`);
+    return row[name];
+  });
   const placeholders = values.map((_, index) => `$${index + 1}`).join(', ');
   await executionsPool.query(`INSERT INTO executions (${COLUMNS}) VALUES (${placeholders})`, values);
   return [200, { execution }];

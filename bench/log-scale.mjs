@@ -14,8 +14,15 @@
 //   delete    DELETE of tenant 0's action (half the log), timed; its history is purged in the background
 //   disk      bytes per million executions, with and without payloads (pg_total_relation_size)
 //   execute   executions/s and added latency with payload logging on and off (autocannon, BENCH_CONNECTIONS)
+//   database  beside each query's time over HTTP, the time the database takes for the service's own statement
+//             (EXPLAIN ANALYZE of the SQL the repository sends, SAMPLES times), and one plan of each
+//   cpu       the executions' CPU per execution: the service's process and, on a PostgreSQL server on this machine,
+//             its backends for the database (on a shared machine a fairer figure than executions/s)
 // Settings (environment): EXECUTIONS (20,000,000 on PostgreSQL, 2,000,000 embedded), TENANTS (1000), DAYS (30),
-// PAYLOAD_DAYS (7), SAMPLES (200), BENCH_DURATION_S (10), BENCH_CONNECTIONS (20), DATABASE_URL.
+// PAYLOAD_DAYS (7), SAMPLES (200), BENCH_DURATION_S (10), BENCH_CONNECTIONS (20), DATABASE_URL,
+// PARTS (comma list of queries, execute, retention, delete; all by default), REUSE (1: on PostgreSQL, a database a
+// run seeded already is measured again without seeding; its secrets and tenants are kept in table log_scale_seed.
+// The retention part then has nothing left to drop: the service's upkeep dropped it at the first run's start).
 // Output: a table on stderr, JSON on stdout and in bench/results/log-scale-<mode>-<timestamp>.json.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -26,7 +33,7 @@ import autocannon from 'autocannon';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { freePort, killAllChildren, machineInfo, percentile, ROOT, round, sourceVersion, stopChild } from './lib/common.mjs';
+import { cpuMs, databaseCpu, freePort, killAllChildren, machineInfo, percentile, ROOT, round, sourceVersion, stopChild } from './lib/common.mjs';
 import { GATEWAY, startService } from './lib/service.mjs';
 
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
@@ -40,7 +47,10 @@ const CONFIG = {
   samples: num('SAMPLES', 200),
   durationS: num('BENCH_DURATION_S', 10),
   connections: num('BENCH_CONNECTIONS', 20),
+  parts: (process.env.PARTS ?? 'queries,execute,retention,delete').split(',').map((part) => part.trim()),
+  reuse: process.env.REUSE === '1' && MODE === 'postgresql',
 };
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const RETENTION_DAYS = CONFIG.days - 2;
 const DAY_MS = 86_400_000;
 const log = (text) => console.error(`[log-scale ${new Date().toISOString().slice(11, 19)}] ${text}`);
@@ -50,7 +60,15 @@ process.on('exit', () => {
   rmSync(work, { recursive: true, force: true });
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
-const secrets = { JWT_SECRET: randomBytes(48).toString('base64'), ADMIN_API_KEY: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+let secrets = { JWT_SECRET: randomBytes(48).toString('base64'), ADMIN_API_KEY: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+/** A seeded database's secrets and tenants (REUSE), or undefined. */
+async function seeded() {
+  if (!CONFIG.reuse) return undefined;
+  return withClient(async (client) => {
+    const [{ exists }] = (await client.query(`SELECT to_regclass('log_scale_seed') IS NOT NULL AS exists`)).rows;
+    return exists ? (await client.query(`SELECT secrets, tenants, seed_ms FROM log_scale_seed`)).rows[0] : undefined;
+  });
+}
 const dataDir = join(work, 'data');
 mkdirSync(dataDir);
 
@@ -159,6 +177,8 @@ async function seed(service, receiverUrl) {
       );
     }
     await client.query('ANALYZE');
+    const seedMs = round(performance.now() - started, 0);
+    await client.query(`CREATE TABLE log_scale_seed AS SELECT $1::jsonb AS secrets, $2::jsonb AS tenants, $3::int AS seed_ms`, [JSON.stringify(secrets), JSON.stringify(tenants), seedMs]);
   });
   return { tenants, seedMs: round(performance.now() - started, 0) };
 }
@@ -229,26 +249,122 @@ async function queries(service, big, small) {
   return results;
 }
 
-/** autocannon on one tenant's execute for `durationS`: executions/s and latency percentiles. */
-function executeLoad(url, token, durationS, connections = CONFIG.connections) {
-  return new Promise((resolve, reject) => {
+/**
+ * The database's own time for each query, apart from HTTP and the service: the statements the service's
+ * repository sends (captured from dist/, with the same parameters) run under EXPLAIN ANALYZE, SAMPLES times each;
+ * p50/p99 of planning + execution, and one plan of each. A case the service answers with several statements
+ * (a lookup: the execution, then its payload; the stats: the hourly and daily series and, tenant-wide, the
+ * per-action sums, which the service runs concurrently) counts their sum.
+ */
+async function databaseTimes(big, small) {
+  const { ExecutionsRepository } = await import(join(ROOT, 'dist/src/executions/executions.repository.js'));
+  const { DatabaseSettings } = await import(join(ROOT, 'dist/src/database/database-settings.js'));
+  let captured = [];
+  const pool = { query: async (statement, parameters) => (captured.push({ text: statement.text, parameters }), []) };
+  // As the embedded database's settings, so that the repository opens no pool of its own: nothing is written.
+  const repository = new ExecutionsRepository(new DatabaseSettings(databaseUrl(), true, 1, 600_000), pool, undefined);
+  const statements = async (call) => {
+    captured = [];
+    await call(repository);
+    return captured;
+  };
+  const now = Date.now();
+  const keptSince = new Date(now - RETENTION_DAYS * DAY_MS);
+  const mid = new Date(now - (CONFIG.days / 2) * DAY_MS);
+  const bigAction = big.actions[0];
+  return withClient(async (client) => {
+    const [after] = (
+      await client.query(`SELECT created_at::text AS "createdAt", id FROM executions WHERE action_id = $1 AND tenant_id = $2 AND created_at >= $3 ORDER BY created_at DESC, id DESC OFFSET 1999 LIMIT 1`, [bigAction, big.id, keptSince])
+    ).rows;
+    const ids = (await client.query(`SELECT id, created_at FROM executions WHERE action_id = $1 AND created_at > now() - interval '${CONFIG.payloadDays} days' LIMIT 200`, [bigAction])).rows;
+    const cases = {
+      'action list, newest 20 (big action)': () => statements((r) => r.list(big.id, { actionId: bigAction }, keptSince, 21)),
+      'action list, ?limit=100': () => statements((r) => r.list(big.id, { actionId: bigAction }, keptSince, 101)),
+      'action list, status=failed (big action, none failed)': () => statements((r) => r.list(big.id, { actionId: bigAction, status: 'failed' }, keptSince, 21)),
+      'action list, since/until an hour 15 days back': () => statements((r) => r.list(big.id, { actionId: bigAction, since: new Date(mid.getTime() - 3_600_000), until: mid }, keptSince, 21)),
+      'action list, page 21 (cursor)': () => statements((r) => r.list(big.id, { actionId: bigAction, after }, keptSince, 101)),
+      'tenant-wide list (big tenant)': () => statements((r) => r.list(big.id, {}, keptSince, 21)),
+      'tenant-wide list, status=failed (big tenant, none failed)': () => statements((r) => r.list(big.id, { status: 'failed' }, keptSince, 21)),
+      'tenant-wide list, status=failed (small tenant)': () => statements((r) => r.list(small.id, { status: 'failed' }, keptSince, 21)),
+      'tenant-wide list, action=action_3 (small tenant)': () => statements((r) => r.list(small.id, { actionId: small.actions[3] }, keptSince, 21)),
+      'lookup by id, with payload (big action)': (i) =>
+        statements(async (r) => {
+          await r.find(big.id, ids[i % ids.length].id, keptSince, bigAction);
+          await r.findPayload(big.id, { id: ids[i % ids.length].id, createdAt: ids[i % ids.length].created_at }, new Date(0));
+        }),
+      'stats, tenant-wide (big tenant)': () =>
+        statements(async (r) => {
+          await r.stats(big.id, 'hour', new Date(now - 48 * 3_600_000));
+          await r.stats(big.id, 'day', new Date(now - RETENTION_DAYS * DAY_MS));
+          await r.statsPerAction(big.id, new Date(now - 24 * 3_600_000));
+        }),
+      'stats, one action (big action)': () =>
+        statements(async (r) => {
+          await r.stats(big.id, 'hour', new Date(now - 48 * 3_600_000), bigAction);
+          await r.stats(big.id, 'day', new Date(now - RETENTION_DAYS * DAY_MS), bigAction);
+        }),
+    };
+    const results = {};
+    for (const [name, make] of Object.entries(cases)) {
+      const times = [];
+      let plans;
+      for (let i = 0; i < CONFIG.samples + 5; i++) {
+        let total = 0;
+        const texts = [];
+        for (const { text, parameters } of await make(i)) {
+          const plan = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, parameters)).rows.map((row) => row['QUERY PLAN']);
+          const time = (label) => Number(plan.find((line) => line.startsWith(label))?.slice(label.length).replace(' ms', '') ?? NaN);
+          total += time('Planning Time: ') + time('Execution Time: ');
+          texts.push(plan);
+        }
+        if (i >= 5) times.push(total);
+        plans ??= texts;
+      }
+      times.sort((a, b) => a - b);
+      results[name] = { db_p50_ms: round(percentile(times, 0.5), 2), db_p99_ms: round(percentile(times, 0.99), 2), plans };
+      log(`${name}: database p50 ${results[name].db_p50_ms} ms, p99 ${results[name].db_p99_ms} ms`);
+    }
+    return results;
+  });
+}
+
+/**
+ * autocannon on one tenant's execute for `durationS`: executions/s, latency percentiles, and the CPU per execution of
+ * the service's process and of the database's backends (on a PostgreSQL server on this machine).
+ */
+async function executeLoad(service, token, durationS, connections = CONFIG.connections) {
+  const database = await databaseCpu(process.env.DATABASE_URL);
+  const cpuBefore = cpuMs(service.child.pid);
+  const result = await new Promise((resolve, reject) => {
     autocannon(
-      { url: `${url}${GATEWAY}/actions/action_1/execute`, method: 'POST', connections, duration: durationS, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"parameters":{"city":"Oslo"}}' },
-      (error, result) => (error ? reject(error) : resolve({ rps: round(result['2xx'] / result.duration, 0), p50_ms: result.latency.p50, p99_ms: result.latency.p99, failures: result.non2xx + result.errors })),
+      { url: `${service.url}${GATEWAY}/actions/action_1/execute`, method: 'POST', connections, duration: durationS, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"parameters":{"city":"Oslo"}}' },
+      (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
+  const serviceMs = cpuMs(service.child.pid) - cpuBefore;
+  const databaseMs = database.stop();
+  const ok = result['2xx'];
+  return {
+    rps: round(ok / result.duration, 0),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    failures: result.non2xx + result.errors,
+    service_cpu_us: ok ? round((serviceMs * 1000) / ok, 0) : null,
+    database_cpu_us: ok && databaseMs !== null ? round((databaseMs * 1000) / ok, 0) : null,
+    load_average: loadAverage(),
+  };
 }
 
 async function retention(service, neighbour) {
   const token = bearer(neighbour);
-  const idle = await executeLoad(service.url, token, CONFIG.durationS, 2);
+  const idle = await executeLoad(service, token, CONFIG.durationS, 2);
   const { ExecutionLogPartitions } = await import(join(ROOT, 'dist/src/executions/log-partitions.js'));
   const { DatabaseSettings } = await import(join(ROOT, 'dist/src/database/database-settings.js'));
   const partitions = new ExecutionLogPartitions(new DatabaseSettings(databaseUrl(), MODE === 'embedded', 1, 600_000));
   const cutoff = new Date(Date.now() - RETENTION_DAYS * DAY_MS);
   let runMs;
   let dropped = [];
-  const during = executeLoad(service.url, token, CONFIG.durationS, 2);
+  const during = executeLoad(service, token, CONFIG.durationS, 2);
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const started = performance.now();
   await partitions.withConnection(async (sql) => {
@@ -272,51 +388,90 @@ async function disk() {
 }
 
 async function main() {
-  const loadAverage = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  log(`${MODE}, ${CONFIG.executions} executions, ${CONFIG.tenants} tenants, load average ${loadAverage}`);
+  const previous = await seeded();
+  if (previous) secrets = previous.secrets;
+  log(`${MODE}, ${CONFIG.executions} executions, ${CONFIG.tenants} tenants, parts ${CONFIG.parts.join(',')}${previous ? ' (reusing the seeded database)' : ''}, load average ${loadAverage()}`);
   const receiver = await startReceiver();
   const port = await freePort();
   const service = await startService({ port, dataDir, secrets, nodeArgs: [], env: { EXECUTION_RETENTION_DAYS: String(RETENTION_DAYS), EXECUTION_PAYLOAD_RETENTION_DAYS: String(Math.min(CONFIG.payloadDays, RETENTION_DAYS)) } });
-  const results = { mode: MODE, config: CONFIG, load_average_at_start: loadAverage, machine: machineInfo(), source: sourceVersion() };
+  const results = { mode: MODE, config: CONFIG, load_average_at_start: loadAverage(), machine: machineInfo(), source: sourceVersion(), load_average: {} };
+  const part = async (name, work) => {
+    if (!CONFIG.parts.includes(name)) return;
+    const before = loadAverage();
+    const started = performance.now();
+    await work();
+    results.load_average[name] = { start: before, end: loadAverage(), seconds: round((performance.now() - started) / 1000, 0) };
+  };
   try {
-    log('seeding');
-    const { tenants, seedMs } = await seed(service, receiver.url);
-    results.seed_ms = seedMs;
-    log(`seeded in ${seedMs} ms`);
+    let tenants;
+    if (previous) {
+      ({ tenants } = previous);
+      results.seed_ms = previous.seed_ms;
+      results.reused = true;
+    } else {
+      log('seeding');
+      const before = loadAverage();
+      const seed1 = await seed(service, receiver.url);
+      tenants = seed1.tenants;
+      results.seed_ms = seed1.seedMs;
+      results.load_average.seed = { start: before, end: loadAverage(), seconds: round(seed1.seedMs / 1000, 0) };
+      log(`seeded in ${seed1.seedMs} ms`);
+    }
     // The two executing tenants need an HMAC key: through the admin API, as the service encrypts it.
     for (const tenant of [tenants[1], tenants[2]]) {
       const response = await fetch(`${service.url}/api/v1/admin/tenants/${tenant.id}/hmac-keys`, { method: 'POST', headers: { authorization: `Bearer ${secrets.ADMIN_API_KEY}` } });
       if (response.status !== 201) throw new Error(`hmac key: ${response.status}`);
     }
     results.disk = await disk();
-    results.queries = await queries(service, tenants[0], tenants[1]);
-    // Executions/s with payload logging on (the default) and off, one tenant, the same action, alternating
-    // (on, off, on, off) so that a change of the machine's load meanwhile falls on both; the better of each pair.
-    const executor = bearer(tenants[2]);
-    const setLogging = (on) =>
-      fetch(`${service.url}${GATEWAY}/actions/action_1/log-settings`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${executor}` }, body: JSON.stringify({ payload_logging: on }) });
-    await executeLoad(service.url, executor, 3);
-    const runs = { on: [], off: [] };
-    for (const on of [true, false, true, false]) {
-      await setLogging(on);
-      runs[on ? 'on' : 'off'].push(await executeLoad(service.url, executor, CONFIG.durationS));
-    }
-    const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
-    results.execute_payload_on = { ...best(runs.on), runs: runs.on };
-    results.execute_payload_off = { ...best(runs.off), runs: runs.off };
-    results.execute_on_to_off = round(results.execute_payload_on.rps / results.execute_payload_off.rps, 2);
-    log(`execute: payload on ${results.execute_payload_on.rps}/s p99 ${results.execute_payload_on.p99_ms} ms, off ${results.execute_payload_off.rps}/s p99 ${results.execute_payload_off.p99_ms} ms`);
-    results.retention = await retention(service, tenants[1]);
-    const started = performance.now();
-    const deleted = await fetch(`${service.url}${GATEWAY}/actions/action_0`, { method: 'DELETE', headers: { authorization: `Bearer ${bearer(tenants[0])}` } });
-    results.delete_big_action_ms = round(performance.now() - started, 1);
-    if (deleted.status !== 204) throw new Error(`delete: ${deleted.status}`);
-    log(`deleted an action with ${CONFIG.executions / 2} executions in ${results.delete_big_action_ms} ms`);
+    log(`disk: ${JSON.stringify(results.disk)}`);
+    await part('queries', async () => {
+      results.queries = await queries(service, tenants[0], tenants[1]);
+      results.database_times = await databaseTimes(tenants[0], tenants[1]);
+    });
+    await part('execute', async () => {
+      // Executions/s with payload logging on (the default) and off, one tenant, the same action, alternating
+      // (on, off, on, off, on, off) so that a change of the machine's load meanwhile falls on both; the better of
+      // each, and the median CPU per execution of each.
+      const executor = bearer(tenants[2]);
+      const setLogging = (on) =>
+        fetch(`${service.url}${GATEWAY}/actions/action_1/log-settings`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${executor}` }, body: JSON.stringify({ payload_logging: on }) });
+      await executeLoad(service, executor, 3);
+      const runs = { on: [], off: [] };
+      for (const on of [true, false, true, false, true, false]) {
+        await setLogging(on);
+        runs[on ? 'on' : 'off'].push(await executeLoad(service, executor, CONFIG.durationS));
+      }
+      await setLogging(true);
+      const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
+      const medianOf = (list, key) => list.map((run) => run[key]).sort((a, b) => a - b)[list.length >> 1];
+      const summary = (list) => ({ ...best(list), service_cpu_us: medianOf(list, 'service_cpu_us'), database_cpu_us: medianOf(list, 'database_cpu_us'), runs: list });
+      results.execute_payload_on = summary(runs.on);
+      results.execute_payload_off = summary(runs.off);
+      results.execute_on_to_off = round(results.execute_payload_on.rps / results.execute_payload_off.rps, 2);
+      const cpu = (run) => run.service_cpu_us + (run.database_cpu_us ?? 0);
+      results.execute_cpu_off_to_on = round(cpu(results.execute_payload_off) / cpu(results.execute_payload_on), 2);
+      log(
+        `execute: payload on ${results.execute_payload_on.rps}/s p99 ${results.execute_payload_on.p99_ms} ms, CPU ${results.execute_payload_on.service_cpu_us} + ${results.execute_payload_on.database_cpu_us} µs; ` +
+          `off ${results.execute_payload_off.rps}/s p99 ${results.execute_payload_off.p99_ms} ms, CPU ${results.execute_payload_off.service_cpu_us} + ${results.execute_payload_off.database_cpu_us} µs`,
+      );
+    });
+    await part('retention', async () => {
+      results.retention = await retention(service, tenants[1]);
+    });
+    await part('delete', async () => {
+      const [{ count }] = await withClient(async (client) => (await client.query(`SELECT count(*)::int AS count FROM executions WHERE action_id = $1`, [tenants[0].actions[0]])).rows);
+      const started = performance.now();
+      const deleted = await fetch(`${service.url}${GATEWAY}/actions/action_0`, { method: 'DELETE', headers: { authorization: `Bearer ${bearer(tenants[0])}` } });
+      results.delete_big_action_ms = round(performance.now() - started, 1);
+      results.delete_big_action_executions = count;
+      if (deleted.status !== 204) throw new Error(`delete: ${deleted.status}`);
+      log(`deleted an action with ${count} executions in ${results.delete_big_action_ms} ms`);
+    });
   } finally {
     await stopChild(service.child);
     receiver.server.close();
   }
-  results.load_average_at_end = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  results.load_average_at_end = loadAverage();
   const file = join(ROOT, 'bench/results', `log-scale-${MODE}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);

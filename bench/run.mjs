@@ -19,6 +19,11 @@
 //                              span (OTEL_TRACES_SAMPLER=always_on) over OTLP/HTTP to bench/otlp-sink.mjs on CPU 1;
 //                              the first mode listed is the service of the main table, the others are measured
 //                              after it in each round (get_action, executions) and compared in a table of their own
+//   BENCH_PAYLOAD_LOGGING      comma list of on, off (on): the executed action's payload logging (its log settings)
+//                              in each round; as with BENCH_TRACING, the first is the main table's service, the
+//                              others are measured after it in each round (executions, added_latency) and compared
+//                              in a table of their own. Unset, the action keeps the service's default (on), so the
+//                              harness runs on a service from before payload logging too.
 //   BENCH_NODE_ARGS            extra node options for the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
 //   BENCH_DEADLINE_MIN         hard limit of the whole run, after which everything is killed, exit 2 (30)
 //   BENCH_REFERENCE            a results file to compare with (before/after): its service figures are shown
@@ -37,7 +42,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { writeChart } from './lib/chart.mjs';
-import { cpuMs, describeTail, freePort, HOST, killAllChildren, machineInfo, median, ROOT, rssMb, runNodeJson, sampleRss, sleep, sourceVersion, spawnNode, stopChild, waitReady } from './lib/common.mjs';
+import { cpuMs, databaseCpu, describeTail, freePort, HOST, killAllChildren, machineInfo, median, ROOT, rssMb, runNodeJson, sampleRss, sleep, sourceVersion, spawnNode, stopChild, waitReady } from './lib/common.mjs';
 import { call, EXECUTABLE, EXECUTE_BODY, GATEWAY, actionName, bootstrap, startBaseline, startService } from './lib/service.mjs';
 import { summarize, printTable } from './lib/report.mjs';
 
@@ -60,6 +65,7 @@ const CONFIG = {
   deadlineMin: num('BENCH_DEADLINE_MIN', 30),
   reference: process.env.BENCH_REFERENCE || undefined,
   tracing: (process.env.BENCH_TRACING ?? 'off').split(',').map((mode) => mode.trim()).filter(Boolean),
+  payloadLogging: process.env.BENCH_PAYLOAD_LOGGING ? process.env.BENCH_PAYLOAD_LOGGING.split(',').map((mode) => mode.trim()).filter(Boolean) : undefined,
 };
 const MODE = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
 const unknown = CONFIG.scenarios.filter((s) => !ALL_SCENARIOS.includes(s));
@@ -69,6 +75,10 @@ if (unknown.length) {
 }
 if (CONFIG.tracing.length === 0 || CONFIG.tracing.some((mode) => !['off', 'on'].includes(mode))) {
   console.error(`BENCH_TRACING: a comma list of off, on; not ${process.env.BENCH_TRACING}`);
+  process.exit(2);
+}
+if (CONFIG.payloadLogging && (CONFIG.payloadLogging.length === 0 || CONFIG.payloadLogging.some((mode) => !['off', 'on'].includes(mode)))) {
+  console.error(`BENCH_PAYLOAD_LOGGING: a comma list of on, off; not ${process.env.BENCH_PAYLOAD_LOGGING}`);
   process.exit(2);
 }
 const wanted = (scenario) => CONFIG.scenarios.includes(scenario);
@@ -125,15 +135,19 @@ async function warmUp(server, session, request = { path: `${GATEWAY}/actions/${a
 
 /**
  * Runs one scenario's load while sampling the server's resident memory, kept as the scenario's `rss_max_mb`, and
- * the CPU the server spent on it: `cpu_us_per_request` (warm-up included, so take it with BENCH_WARMUP_S=0).
+ * the CPU the server spent on it: `cpu_us_per_request` (warm-up included, so take it with BENCH_WARMUP_S=0), and on
+ * a PostgreSQL server on this machine the CPU of its backends serving the database: `db_cpu_us_per_request`.
  */
 async function sampled(server, job) {
   const sampler = sampleRss(server.child.pid);
+  const database = await databaseCpu(process.env.DATABASE_URL);
   const cpuBefore = cpuMs(server.child.pid);
   const result = await job();
   result.rss_max_mb = sampler.stop();
   const cpuAfter = cpuMs(server.child.pid);
+  const databaseMs = database.stop();
   if (cpuBefore !== null && cpuAfter !== null && result.requests) result.cpu_us_per_request = Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests);
+  if (databaseMs !== null && result.requests) result.db_cpu_us_per_request = Math.round((databaseMs * 1000) / result.requests);
   return result;
 }
 
@@ -245,6 +259,12 @@ function compareAnswers(service, baseline) {
   return same;
 }
 
+/** The executed action's payload logging (its log settings), when BENCH_PAYLOAD_LOGGING asks for a mode. */
+async function setPayloadLogging(server, session, mode) {
+  if (!mode) return;
+  await call(server.url, 'PUT', `${GATEWAY}/actions/${EXECUTABLE}/log-settings`, { body: { payload_logging: mode === 'on' }, token: session.jwt, expected: 200 });
+}
+
 // ---------- main ----------
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'agw-bench-'));
@@ -265,6 +285,7 @@ async function main() {
     await waitReady(sink, sinkPort, performance.now());
   }
   const [mainMode, ...otherModes] = CONFIG.tracing;
+  const [mainPayload, ...otherPayloads] = CONFIG.payloadLogging ?? [undefined];
   let current; // the server running now, for the error message
   const rounds = [];
   let session;
@@ -293,10 +314,28 @@ async function main() {
       const reference = r === 1 && (needBaseline || needBare) ? await referenceAnswers(current, session) : undefined;
       log(`round ${r}/${CONFIG.rounds}: service (ready in ${current.readyMs} ms, RSS ${idle} MB idle)`);
       const sampler = sampleRss(current.child.pid);
+      await setPayloadLogging(current, session, mainPayload);
       await warmUp(current, session);
       const scenarios = await serviceScenarios(current, session, receiverUrl);
-      round.service = { ready_ms: current.readyMs, rss_idle_mb: idle, rss_max_mb: sampler.stop(), scenarios, tracing: mainMode };
+      round.service = { ready_ms: current.readyMs, rss_idle_mb: idle, rss_max_mb: sampler.stop(), scenarios, tracing: mainMode, payload_logging: mainPayload };
       await stopChild(current.child);
+      // The same service with the executed action's payload logging in the other modes: executions again.
+      for (const mode of otherPayloads) {
+        current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs, env: tracingEnv(mainMode) });
+        log(`round ${r}/${CONFIG.rounds}: service with payload logging ${mode} (ready in ${current.readyMs} ms)`);
+        await setPayloadLogging(current, session, mode);
+        await warmUp(current, session);
+        const measured = {};
+        if (wanted('executions')) {
+          measured.executions = await sampled(current, () =>
+            autocannonJob(current, `${GATEWAY}/actions/${EXECUTABLE}/execute`, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution' }),
+          );
+        }
+        if (wanted('added_latency')) measured.added_latency = await addedLatency(current, session, receiverUrl);
+        round[`payload_${mode}`] = { ready_ms: current.readyMs, scenarios: measured };
+        await setPayloadLogging(current, session, mainPayload);
+        await stopChild(current.child);
+      }
       // The same service in the other tracing modes: the reads and executions again.
       for (const mode of otherModes) {
         current = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: CONFIG.nodeArgs, env: tracingEnv(mode) });
@@ -358,7 +397,8 @@ async function main() {
   const reference = CONFIG.reference ? JSON.parse(readFileSync(CONFIG.reference, 'utf8')) : undefined;
   const summary = summarize(rounds, MODE, firstStart, reference);
   const failed = printTable(summary, { mode: MODE, config: CONFIG, code: sourceVersion() });
-  const tracing = CONFIG.tracing.length > 1 ? tracingComparison(rounds, mainMode, otherModes) : undefined;
+  const tracing = CONFIG.tracing.length > 1 ? modeComparison('tracing', rounds, mainMode, otherModes, (mode) => `tracing_${mode}`) : undefined;
+  const payloadLogging = otherPayloads.length > 0 ? modeComparison('payload logging', rounds, mainPayload, otherPayloads, (mode) => `payload_${mode}`) : undefined;
   const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
   const file = join(ROOT, 'bench/results', `bench-${MODE}-${stamp}.json`);
   mkdirSync(dirname(file), { recursive: true });
@@ -374,6 +414,7 @@ async function main() {
     first_start: firstStart,
     medians: summary,
     tracing,
+    payload_logging: payloadLogging,
     rounds,
   };
   writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
@@ -383,21 +424,26 @@ async function main() {
 }
 
 /**
- * The service in each tracing mode, from the same rounds: medians of requests/s and p99 for the reads and
- * executions, and each mode's ratio to the first (`off` when listed first). Printed, and kept in the results.
+ * The service in each mode of a setting (tracing, payload logging), from the same rounds: medians of requests/s,
+ * p99 and CPU per request of the reads and executions, the added latency, and each mode's ratio to the first (the
+ * main table's). Printed, and kept in the results.
  */
-function tracingComparison(rounds, mainMode, otherModes) {
-  const sideOf = (mode) => (mode === mainMode ? 'service' : `tracing_${mode}`);
+function modeComparison(label, rounds, mainMode, otherModes, sideOfOther) {
+  const sideOf = (mode) => (mode === mainMode ? 'service' : sideOfOther(mode));
   const rows = [];
-  for (const scenario of ['get_action', 'list_actions', 'executions']) {
-    for (const field of ['rps', 'p99_ms', 'cpu_us_per_request']) {
-      const values = Object.fromEntries([mainMode, ...otherModes].map((mode) => [mode, median(rounds.map((r) => r[sideOf(mode)]?.scenarios?.[scenario]?.[field]).filter((x) => x !== undefined))]));
-      if (values[mainMode] === undefined || values[mainMode] === null) continue;
-      const ratios = Object.fromEntries(otherModes.map((mode) => [mode, values[mode] && values[mainMode] ? Math.round((values[mode] / values[mainMode]) * 1000) / 1000 : null]));
-      rows.push({ scenario, field, values, ratios });
-    }
+  const added = (p) => (run) => (run ? run.execution[p] - run.direct[p] : undefined);
+  const figures = [
+    ...['get_action', 'list_actions', 'executions'].flatMap((scenario) => ['rps', 'p99_ms', 'cpu_us_per_request', 'db_cpu_us_per_request'].map((field) => [scenario, field, (run) => run?.[field]])),
+    ['added_latency', 'added_p50_ms', added('p50_ms')],
+    ['added_latency', 'added_p99_ms', added('p99_ms')],
+  ];
+  for (const [scenario, field, value] of figures) {
+    const values = Object.fromEntries([mainMode, ...otherModes].map((mode) => [mode, median(rounds.map((r) => value(r[sideOf(mode)]?.scenarios?.[scenario])).filter((x) => x !== undefined && x !== null))]));
+    if (values[mainMode] === undefined || values[mainMode] === null) continue;
+    const ratios = Object.fromEntries(otherModes.map((mode) => [mode, values[mode] && values[mainMode] ? Math.round((values[mode] / values[mainMode]) * 1000) / 1000 : null]));
+    rows.push({ scenario, field, values, ratios });
   }
-  console.log(`\ntracing (medians of ${rounds.length} rounds; ratio = mode / ${mainMode})`);
+  console.log(`\n${label} (medians of ${rounds.length} rounds; ratio = mode / ${mainMode})`);
   console.log(['scenario', 'figure', ...[mainMode, ...otherModes], ...otherModes.map((mode) => `${mode} / ${mainMode}`)].join('\t'));
   for (const row of rows) console.log([row.scenario, row.field, ...Object.values(row.values), ...Object.values(row.ratios)].join('\t'));
   return rows;

@@ -143,6 +143,28 @@ export function cpuMs(pid) {
 }
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
+/**
+ * The CPU the database server spends for `databaseUrl`'s database (PostgreSQL on this machine): the backends
+ * connected to it now, read again by `stop()`, which gives the ms they used meanwhile (backends that connected
+ * in between are not counted; the service's pools are open by then). null for the embedded database (it runs in
+ * the service's process, whose CPU is counted already) or when the server's processes cannot be read.
+ */
+export async function databaseCpu(databaseUrl) {
+  if (!databaseUrl) return { stop: () => null };
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let pids;
+  try {
+    pids = (await client.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')).rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
+  const total = () => pids.reduce((sum, pid) => sum + (cpuMs(pid) ?? 0), 0);
+  const before = pids.some((pid) => cpuMs(pid) !== null) ? total() : null;
+  return { stop: () => (before === null ? null : total() - before) };
+}
+
 /** Samples the RSS of `pid` every 100 ms until stopped; `stop()` returns the maximum seen. */
 export function sampleRss(pid) {
   let max = rssMb(pid) ?? 0;
