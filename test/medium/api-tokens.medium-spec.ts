@@ -40,7 +40,7 @@ describe('API tokens: tenant A never reaches tenant B (medium)', () => {
     it('list shows A’s tokens only; create adds one to A', async () => {
       const created = await world.byA(() => tokens.create(world.a.id, 'second of A'));
       const listed = (await world.byA(() => tokens.list(world.a.id))).items;
-      expect(listed.map((token) => token.id)).toEqual([world.a.apiTokens[0].id, created.id]);
+      expect(listed.map((token) => token.id)).toEqual([created.id, world.a.apiTokens[0].id]);
     });
 
     it('revoke with B’s token id is Token not found, and B’s token still works', async () => {
@@ -60,7 +60,7 @@ describe('API tokens: tenant A never reaches tenant B (medium)', () => {
   describe('AdminService', () => {
     it('lists, creates and revokes A’s tokens, and refuses B’s token ids', async () => {
       const created = await world.byA(() => admin.createApiToken(world.a.id, 'made by the panel'));
-      expect((await world.byA(() => admin.listApiTokens(world.a.id))).items.map((token) => token.id)).toEqual([world.a.apiTokens[0].id, created.id]);
+      expect((await world.byA(() => admin.listApiTokens(world.a.id))).items.map((token) => token.id)).toEqual([created.id, world.a.apiTokens[0].id]);
       for (const id of bTokenIds()) await expect(world.byA(() => admin.revokeApiToken(world.a.id, id))).rejects.toThrow(ApiTokenNotFoundError);
       await world.byA(() => admin.revokeApiToken(world.a.id, created.id));
       expect(await tokens.isUsable(created.id, world.a.id)).toBe(false);
