@@ -7,7 +7,18 @@ import type { Problem } from '../json-schema/problems';
  * A JSON editor for an action's `json_schema` that lists what is wrong with it as you type (JSON syntax, the
  * draft's meta-schema, a top-level type other than "object"), before anything is sent.
  */
-export function SchemaEditor({ value, onChange, onProblems }: { value: string; onChange: (value: string) => void; onProblems: (count: number) => void }) {
+export function SchemaEditor({
+  value,
+  onChange,
+  onProblems,
+  error,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  onProblems: (count: number) => void;
+  /** The service's refusal of this schema (what only its check finds), shown under the editor. */
+  error?: string;
+}) {
   const [problems, setProblems] = useState<Problem[] | undefined>();
 
   useEffect(() => {
@@ -37,6 +48,7 @@ export function SchemaEditor({ value, onChange, onProblems }: { value: string; o
         spellCheck={false}
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         aria-describedby="schema-problems"
+        error={error}
         required
       />
       <div id="schema-problems" aria-live="polite">

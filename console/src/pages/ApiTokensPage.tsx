@@ -4,10 +4,12 @@ import { FormEvent, useState } from 'react';
 import { post } from '../api/client';
 import type { ApiToken } from '../api/types';
 import { usePagedList } from '../api/use-paged-list';
+import { useFieldErrors } from '../api/field-errors';
 import { useSend } from '../api/use-send';
 import { CredentialList, useSecretPanel } from '../components/CredentialList';
 import { EmptyState } from '../components/EmptyState';
-import { ErrorAlert } from '../components/ErrorAlert';
+import { besideInput } from '../components/BesideInput';
+import { FormError } from '../components/FormError';
 import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
@@ -83,6 +85,9 @@ export function ApiTokensPage() {
   );
 }
 
+const FIELDS = ['name', 'expires_at'] as const;
+const LABELS = { name: 'Token name', expires_at: 'Expires' };
+
 function CreateTokenForm({ path, onCreated }: { path: string; onCreated: (token: ApiToken) => void }) {
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
@@ -92,6 +97,7 @@ function CreateTokenForm({ path, onCreated }: { path: string; onCreated: (token:
     setName('');
     setExpires('');
   });
+  const refused = useFieldErrors(error, FIELDS);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -102,22 +108,32 @@ function CreateTokenForm({ path, onCreated }: { path: string; onCreated: (token:
     <Paper withBorder p="md" radius="md">
       <form onSubmit={submit}>
         <Stack gap="xs">
-          <Group align="flex-end">
-            <TextInput label="Token name" description="Who or what uses it" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={280} maw="100%" />
+          {/* Aligned at the top: an error under one field must not move the others (the button sits beside its input). */}
+          <Group align="flex-start">
+            <TextInput
+              label="Token name"
+              description="Who or what uses it"
+              {...refused.input('name', name, setName)}
+              required
+              maxLength={200}
+              w={280}
+              maw="100%"
+            />
             <TextInput
               label="Expires (optional)"
               description="Your local time; empty: never"
               type="datetime-local"
-              value={expires}
-              onChange={(event) => setExpires(event.currentTarget.value)}
-              w={240}
-              maw="100%"
+              {...refused.input('expires_at', expires, setExpires)}
+              inputContainer={besideInput(
+                <Button type="submit" loading={busy} leftSection={<IconPlus size={16} aria-hidden />}>
+                  Create token
+                </Button>,
+                240,
+                true,
+              )}
             />
-            <Button type="submit" loading={busy} leftSection={<IconPlus size={16} aria-hidden />}>
-              Create token
-            </Button>
           </Group>
-          <ErrorAlert error={error} />
+          <FormError error={error} title="The token was not created" named={refused.named.map((field) => LABELS[field])} rest={refused.rest} />
         </Stack>
       </form>
     </Paper>

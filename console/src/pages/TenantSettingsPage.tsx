@@ -5,10 +5,13 @@ import { FormEvent, useState } from 'react';
 import { Navigate } from 'react-router';
 import { patch, post } from '../api/client';
 import type { PortalLink, Tenant } from '../api/types';
+import { useFieldErrors } from '../api/field-errors';
 import { useSend } from '../api/use-send';
 import { CodeBlock } from '../components/CodeBlock';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorAlert } from '../components/ErrorAlert';
+import { besideInput } from '../components/BesideInput';
+import { FormError } from '../components/FormError';
 import { PageTitle } from '../components/PageTitle';
 import { Time } from '../components/Time';
 import { useSignedIn } from '../session';
@@ -69,6 +72,7 @@ function RenameForm({ tenant, base, onSaved }: { tenant: Tenant; base: string; o
     await onSaved();
     notifications.show({ color: 'teal', title: 'Tenant renamed', message: <Untrusted>{name}</Untrusted> });
   });
+  const refused = useFieldErrors(error, ['name']);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -80,13 +84,19 @@ function RenameForm({ tenant, base, onSaved }: { tenant: Tenant; base: string; o
       <form onSubmit={submit}>
         <Stack gap="xs">
           <Title order={3}>Name</Title>
-          <Group align="flex-end">
-            <TextInput label="Tenant name" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={360} maw="100%" />
-            <Button type="submit" loading={busy} disabled={name === tenant.name}>
-              Rename
-            </Button>
-          </Group>
-          <ErrorAlert error={error} />
+          <TextInput
+            label="Tenant name"
+            {...refused.input('name', name, setName)}
+            required
+            maxLength={200}
+            inputContainer={besideInput(
+              <Button type="submit" loading={busy} disabled={name === tenant.name}>
+                Rename
+              </Button>,
+              360,
+            )}
+          />
+          <FormError error={error} title="The tenant was not renamed" named={refused.named.map(() => 'Tenant name')} rest={refused.rest} />
           <Text size="sm" c="dimmed">
             Tenant id <Code>{tenant.id}</Code>
           </Text>

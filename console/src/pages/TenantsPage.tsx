@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconBuilding, IconPlus } from '@tabler/icons-react';
 import { FormEvent, useState } from 'react';
@@ -6,10 +6,13 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { post } from '../api/client';
 import type { Tenant } from '../api/types';
 import { usePagedList } from '../api/use-paged-list';
+import { useFieldErrors } from '../api/field-errors';
 import { useSend } from '../api/use-send';
 import { EmptyState } from '../components/EmptyState';
 import { LoadMore } from '../components/LoadMore';
 import { ErrorAlert } from '../components/ErrorAlert';
+import { besideInput } from '../components/BesideInput';
+import { FormError } from '../components/FormError';
 import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
 import { TableScroll } from '../components/TableScroll';
@@ -86,6 +89,7 @@ function CreateTenantForm({ onCreated }: { onCreated: () => void }) {
     onCreated();
     navigate(`/tenants/${tenant.id}`);
   });
+  const refused = useFieldErrors(error, ['name']);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -96,13 +100,19 @@ function CreateTenantForm({ onCreated }: { onCreated: () => void }) {
     <Paper withBorder p="md" radius="md">
       <form onSubmit={submit}>
         <Stack gap="xs">
-          <Group align="flex-end">
-            <TextInput label="New tenant's name" value={name} onChange={(event) => setName(event.currentTarget.value)} required maxLength={200} w={360} maw="100%" />
-            <Button type="submit" loading={busy} leftSection={<IconPlus size={16} aria-hidden />}>
-              Create tenant
-            </Button>
-          </Group>
-          <ErrorAlert error={error} />
+          <TextInput
+            label="New tenant's name"
+            {...refused.input('name', name, setName)}
+            required
+            maxLength={200}
+            inputContainer={besideInput(
+              <Button type="submit" loading={busy} leftSection={<IconPlus size={16} aria-hidden />}>
+                Create tenant
+              </Button>,
+              360,
+            )}
+          />
+          <FormError error={error} title="The tenant was not created" named={refused.named.map(() => "New tenant's name")} rest={refused.rest} />
         </Stack>
       </form>
     </Paper>
