@@ -1,5 +1,6 @@
-import { Paper, Stack, Table, VisuallyHidden } from '@mantine/core';
-import { ReactNode, useCallback, useMemo, useState } from 'react';
+import { ActionIcon, Group, Paper, Stack, Table, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { ReactNode, useCallback, useId, useMemo, useState } from 'react';
 import { del } from '../api/client';
 import type { PagedItems } from '../api/use-paged-list';
 import { ConfirmButton } from './ConfirmButton';
@@ -39,6 +40,8 @@ export function useSecretPanel(): SecretPanel {
 
 export interface CredentialColumn<T> {
   header: string;
+  /** What the column means, behind an info button beside its header (hover, focus or tap). */
+  help?: string;
   cell: (item: T) => ReactNode;
 }
 
@@ -98,7 +101,7 @@ export function CredentialList<T extends Credential>(props: CredentialListProps<
               <Table.Thead>
                 <Table.Tr>
                   {columns.map((column) => (
-                    <Table.Th key={column.header}>{column.header}</Table.Th>
+                    <Table.Th key={column.header}>{column.help ? <HeaderWithHelp header={column.header} help={column.help} /> : column.header}</Table.Th>
                   ))}
                   <Table.Th>
                     <VisuallyHidden>Revoke</VisuallyHidden>
@@ -128,6 +131,22 @@ export function CredentialList<T extends Credential>(props: CredentialListProps<
     secret.revoked(id);
     await list.reload();
   }
+}
+
+/** A header with its meaning in a tooltip, which screen readers get as the button's description. */
+function HeaderWithHelp({ header, help }: { header: string; help: string }) {
+  const id = useId();
+  return (
+    <Group gap={4} wrap="nowrap">
+      {header}
+      <Tooltip label={help} multiline w={340} withArrow events={{ hover: true, focus: true, touch: true }}>
+        <ActionIcon variant="subtle" color="gray" size="sm" aria-label={`What is the ${header.toLowerCase()}?`} aria-describedby={id}>
+          <IconInfoCircle size={16} aria-hidden />
+        </ActionIcon>
+      </Tooltip>
+      <VisuallyHidden id={id}>{help}</VisuallyHidden>
+    </Group>
+  );
 }
 
 function RevokeButton({ text, onConfirm }: { text: RevokeText; onConfirm: () => Promise<void> }) {

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Group, List, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconInfoCircle, IconPlus, IconRotateClockwise, IconSignature } from '@tabler/icons-react';
 import { post } from '../api/client';
@@ -13,6 +13,47 @@ import { PageTitle } from '../components/PageTitle';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import { useTenant } from './tenant-context';
+
+/** The "Key id" column's help: the id is this list's name for a key, which receivers never see. */
+export const KEY_ID_HELP =
+  'The last 8 characters of the key\'s id (hover one for all of it): how this page and the management API name a key, e.g. to revoke it. ' +
+  'It is not the key and not secret. Receivers never see it: each call\'s webhook-signature header holds one "v1,…" signature per active key ' +
+  'without naming the key, so a receiver tries every key it was given.';
+
+/**
+ * What to do with a key just created, said here: a tenant's developer has no copy of this project's docs. The
+ * served API reference (Swagger UI, on this service) describes the calls and their headers.
+ */
+function SigningHelp() {
+  return (
+    <Stack gap={6}>
+      <Text size="sm">Give it to the receivers of this tenant&apos;s actions. Every call they get is signed with it twice:</Text>
+      <List size="sm" spacing={4}>
+        <List.Item>
+          the <Code>webhook-signature</Code> header (Standard Webhooks): check it with any{' '}
+          <Anchor href="https://www.standardwebhooks.com/" target="_blank" rel="noreferrer" inherit>
+            Standard Webhooks library
+          </Anchor>
+          , given this whole key;
+        </List.Item>
+        <List.Item>
+          the body&apos;s <Code>signature</Code>: the hex HMAC-SHA256, keyed with this whole key, of the raw body without its{' '}
+          <Code>,&quot;signature&quot;:&quot;…&quot;</Code>.
+        </List.Item>
+      </List>
+      <Text size="sm">
+        A call whose signatures do not verify is not from this gateway: answer it 401. Each call and its headers are described in the{' '}
+        <Anchor href={API_REFERENCE} target="_blank" data-testid="api-reference-link" inherit>
+          API reference
+        </Anchor>{' '}
+        (its Webhooks section).
+      </Text>
+    </Stack>
+  );
+}
+
+/** The API reference this service serves (Swagger UI over its openapi.json), outside the console. */
+const API_REFERENCE = '/api/v1/gateway/docs';
 
 /**
  * HMAC keys (spec 5.3: "Gateway Management, HMAC Keys"). The newest active key is primary: it makes the body's
@@ -74,7 +115,7 @@ export function HmacKeysPage() {
         list={keys}
         label="HMAC key"
         secret={secret}
-        secretHint={<Text size="sm">Receivers check signatures with it: see docs/receivers.md for Python and Node examples.</Text>}
+        secretHint={<SigningHelp />}
         empty={
           <EmptyState icon={<IconSignature />} title="No HMAC keys yet">
             <Text ta="center">Actions cannot run without one: executions answer 409 until the tenant has an active key. Create it above.</Text>
@@ -89,7 +130,7 @@ export function HmacKeysPage() {
           )
         }
         columns={[
-          { header: 'Key', cell: (key) => <Code title={key.id}>{shortId(key.id)}</Code> },
+          { header: 'Key id', help: KEY_ID_HELP, cell: (key) => <Code title={key.id}>{shortId(key.id)}</Code> },
           {
             header: 'Role',
             cell: (key) =>
