@@ -1,7 +1,8 @@
-import { Anchor, AppShell, Badge, Button, Center, Container, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconLogout } from '@tabler/icons-react';
+import { ActionIcon, Anchor, AppShell, Badge, Button, Center, Container, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconArrowLeft, IconLogout } from '@tabler/icons-react';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { useSend } from './api/use-send';
+import { BackToPlatform, branding, BrandMark, platformName } from './branding';
 import { useSession } from './session';
 import { ErrorAlert } from './components/ErrorAlert';
 import { Logo } from './components/Logo';
@@ -44,17 +45,35 @@ export function Layout() {
           <Group h="100%" justify="space-between" wrap="nowrap">
             <Anchor component={Link} to={home} underline="never" c="inherit" aria-label="Gateway Management: home">
               <Group gap="xs" wrap="nowrap">
-                <Logo />
-                <Text fw={700} visibleFrom="xs">
-                  Action Gateway
-                </Text>
+                {/* A tenant's developers see their platform's logo and name (PORTAL_*), operators the gateway's. */}
+                {session.kind === 'tenant' ? (
+                  <BrandMark nameVisibleFrom="xs" />
+                ) : (
+                  <>
+                    <Logo />
+                    <Text fw={700} visibleFrom="xs">
+                      Action Gateway
+                    </Text>
+                  </>
+                )}
                 <Text c="dimmed" visibleFrom="sm">
                   Gateway Management
                 </Text>
               </Group>
             </Anchor>
             <Group gap="sm" wrap="nowrap">
-              <Badge variant="outline" color={session.kind === 'operator' ? 'blue' : 'gray'} radius="sm" size="lg">
+              {session.kind === 'tenant' && branding().returnUrl && (
+                <>
+                  <Group visibleFrom="md">
+                    <BackToPlatform />
+                  </Group>
+                  <ActionIcon component="a" href={branding().returnUrl} hiddenFrom="md" variant="default" size="lg" aria-label={`Back to ${platformName()}`}>
+                    <IconArrowLeft size={18} aria-hidden />
+                  </ActionIcon>
+                </>
+              )}
+              {/* On a phone a portal's header holds the platform's logo and the way back: the badge gives way. */}
+              <Badge variant="outline" color={session.kind === 'operator' ? 'blue' : 'gray'} radius="sm" size="lg" visibleFrom={session.kind === 'tenant' ? 'sm' : undefined}>
                 {session.kind === 'operator' ? 'Operator' : 'Tenant portal'}
               </Badge>
               <Button variant="default" size="sm" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void leave.send()} loading={leave.busy}>

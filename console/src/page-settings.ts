@@ -5,6 +5,8 @@
 export interface PageSettings {
   /** Outside production only: where the development admin key is, the file it was generated into or the environment. */
   adminKey?: { file: string } | { environment: true };
+  /** The platform's branding of the tenant portal (PORTAL_* variables), when any is set. */
+  portal?: { platformName?: string; returnUrl?: string; logoUrl?: string; primaryColor?: string };
 }
 
 let read: PageSettings | undefined;

@@ -1,3 +1,4 @@
+import type { PortalBranding } from './portal-config';
 import type { TracingSettings } from './tracing-config';
 
 /**
@@ -87,6 +88,8 @@ export class AppConfig {
     readonly publicUrl?: string;
     /** Origins allowed to show the console in a frame (CSP frame-ancestors); empty: none. */
     readonly frameAncestors: string[];
+    /** The platform's name, return link, logo and colour in the tenant portal (PORTAL_* variables). */
+    readonly portal: PortalBranding;
   };
 
   /** What is weak in the configuration but accepted, because this is not production: logged at start. */

@@ -9,7 +9,7 @@ describe('loadConfig: console variables', () => {
   const base = () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'agw-console-config-')) });
 
   it('defaults to 8-hour sessions, 5-minute portal links, the request\'s origin and no framing', () => {
-    expect(loadConfig(base()).console).toEqual({ sessionTtlMs: 480 * 60_000, portalLinkTtlMs: 300_000, publicUrl: undefined, frameAncestors: [] });
+    expect(loadConfig(base()).console).toEqual({ sessionTtlMs: 480 * 60_000, portalLinkTtlMs: 300_000, publicUrl: undefined, frameAncestors: [], portal: {} });
   });
 
   it('reads them', () => {
@@ -25,6 +25,7 @@ describe('loadConfig: console variables', () => {
       portalLinkTtlMs: 60_000,
       publicUrl: 'https://gateway.example.com',
       frameAncestors: ['https://app.example.com', 'https://admin.example.com'],
+      portal: {},
     });
   });
 

@@ -162,6 +162,20 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(emptyToUndefined) @Matches(/^(https?:\/\/[^\s;,'"]+)( https?:\/\/[^\s;,'"]+)*$/, { message: 'must be space-separated http(s) origins' })
   CONSOLE_FRAME_ANCESTORS?: string;
 
+  // --- The tenant portal's branding (issue 30): checked by portalBranding (portal-config.ts) ---
+
+  @Text()
+  PORTAL_PLATFORM_NAME?: string;
+
+  @Text()
+  PORTAL_RETURN_URL?: string;
+
+  @Text()
+  PORTAL_LOGO_URL?: string;
+
+  @Text()
+  PORTAL_PRIMARY_COLOR?: string;
+
   // --- OpenTelemetry tracing (issue 31): the standard variables, read by tracingSettings (tracing-config.ts) ---
 
   @Bool()

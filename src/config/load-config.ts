@@ -7,6 +7,7 @@ import ipaddr from 'ipaddr.js';
 import { AppConfig, TrustProxy } from './app-config';
 import { ConfigError, ConfigProblem } from './config.error';
 import { EnvironmentVariables, SECRET_VARIABLES } from './environment.variables';
+import { portalBranding } from './portal-config';
 import { keyWeakness, weakness } from './secret-strength';
 import { tracingSettings } from './tracing-config';
 
@@ -49,6 +50,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   checkSecrets(env, production ? problem : (variable, text) => warnings.push(`${variable} ${text} (accepted outside production, refused in production)`));
   const trustProxy = trustProxySetting(env.TRUST_PROXY, problem);
   const tracing = tracingSettings(env, problem, (text) => warnings.push(text));
+  const portal = portalBranding(env, production, problem, (text) => warnings.push(text));
   const executionRetentionDays = env.EXECUTION_RETENTION_DAYS ?? 30;
   // Payloads are part of an execution: kept no longer than it (a week by default, as they may carry personal data).
   if (env.EXECUTION_PAYLOAD_RETENTION_DAYS !== undefined && env.EXECUTION_PAYLOAD_RETENTION_DAYS > executionRetentionDays) {
@@ -105,6 +107,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       portalLinkTtlMs: (env.PORTAL_LINK_TTL_SECONDS ?? 300) * 1_000,
       publicUrl: env.PUBLIC_URL,
       frameAncestors: env.CONSOLE_FRAME_ANCESTORS?.split(' ') ?? [],
+      portal,
     },
     warnings,
   });

@@ -6,6 +6,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RouteNotFoundError } from '../common/common.errors';
 import { AppConfig } from '../config/app-config';
+import { logoSource } from '../config/portal-config';
 import { CONSOLE_ASSETS_PATH, consoleBuildDir } from './console-files';
 import { consolePageHeaders, NONCE_PLACEHOLDER } from './console-security-headers';
 import { pageSettings, pageSettingsMeta } from './page-settings';
@@ -20,12 +21,16 @@ const NOT_BUILT = '<!doctype html><title>Console not built</title><p>The console
 @Controller()
 export class ConsolePageController {
   private readonly frameAncestors: readonly string[];
+  /** Where images may come from besides the service: the portal's logo, if any. */
+  private readonly imageSources: readonly string[];
   /** The page's settings (page-settings.ts), the same for every response. */
   private readonly settingsMeta: string;
   private page?: string;
 
   constructor(config: AppConfig) {
     this.frameAncestors = config.console.frameAncestors;
+    const { logoUrl } = config.console.portal;
+    this.imageSources = logoUrl ? [logoSource(logoUrl)] : [];
     this.settingsMeta = pageSettingsMeta(pageSettings(config));
   }
 
@@ -34,7 +39,7 @@ export class ConsolePageController {
     // A missing asset is a 404, not the page (a script tag must never receive HTML).
     if (request.url.startsWith(CONSOLE_ASSETS_PATH)) throw new RouteNotFoundError();
     const nonce = randomBytes(16).toString('base64');
-    reply.headers(consolePageHeaders(nonce, this.frameAncestors)).type('text/html; charset=utf-8');
+    reply.headers(consolePageHeaders(nonce, this.frameAncestors, this.imageSources)).type('text/html; charset=utf-8');
     const page = this.readPage();
     if (!page) {
       reply.status(503);

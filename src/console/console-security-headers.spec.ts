@@ -26,4 +26,10 @@ describe('consolePageHeaders', () => {
     expect(headers['content-security-policy']).toContain('frame-ancestors https://app.example.com https://admin.example.com');
     expect(headers['x-frame-options']).toBeUndefined();
   });
+
+  it('lets images come from the exact sources given (the portal logo), and from nowhere else', () => {
+    const policy = consolePageHeaders('abc', [], ['https://cdn.example.com/brand/logo.svg'])['content-security-policy'];
+    expect(policy).toContain("img-src 'self' data: https://cdn.example.com/brand/logo.svg;");
+    expect(consolePageHeaders('abc', [])['content-security-policy']).toContain("img-src 'self' data:;");
+  });
 });

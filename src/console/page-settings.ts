@@ -1,4 +1,5 @@
 import { AppConfig } from '../config/app-config';
+import type { PortalBranding } from '../config/portal-config';
 import { AdminKeySource, adminKeySource } from '../config/development-hints';
 
 /** The name of the meta element that carries PageSettings in the console's page. */
@@ -11,11 +12,14 @@ export const PAGE_SETTINGS_META = 'gateway-settings';
 export interface PageSettings {
   /** Outside production only: where the development admin key is, for the sign-in page. */
   adminKey?: AdminKeySource;
+  /** The platform's branding of the tenant portal (PORTAL_* variables), when any is set: public, like the page. */
+  portal?: PortalBranding;
 }
 
 export function pageSettings(config: AppConfig): PageSettings {
   const adminKey = adminKeySource(config);
-  return adminKey ? { adminKey } : {};
+  const { portal } = config.console;
+  return { ...(adminKey ? { adminKey } : {}), ...(Object.keys(portal).length > 0 ? { portal } : {}) };
 }
 
 /** The meta element carrying `settings`, escaped for an HTML attribute. */

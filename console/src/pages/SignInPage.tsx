@@ -5,6 +5,7 @@ import { Navigate, useLocation } from 'react-router';
 import { useSend } from '../api/use-send';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Logo } from '../components/Logo';
+import { BackToPlatform, BrandMark, platformName } from '../branding';
 import { pageSettings } from '../page-settings';
 import { useSession } from '../session';
 
@@ -22,6 +23,8 @@ export function SignInPage() {
   if (state.status === 'signed-in') return <Navigate to={from && from !== '/sign-in' ? from : '/'} replace />;
   const ended = state.status === 'signed-out' ? state.ended : undefined;
   const wasTenant = state.status === 'signed-out' && state.wasTenant;
+  // The page a portal session ends on, until an operator asks for the sign-in form.
+  const portal = wasTenant && !operatorForm;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -33,27 +36,46 @@ export function SignInPage() {
       <Paper withBorder shadow="sm" p="xl" radius="md" w={460}>
         <form onSubmit={submit}>
           <Stack>
-            <Group gap="xs">
-              <Logo size={32} />
-              <Text fw={700}>Action Gateway</Text>
-            </Group>
-            <Title order={1} size="h2">
-              Sign in to Gateway Management
-            </Title>
-            {ended === 'expired' && (
+            {wasTenant ? (
+              <BrandMark size={32} />
+            ) : (
+              <Group gap="xs">
+                <Logo size={32} />
+                <Text fw={700}>Action Gateway</Text>
+              </Group>
+            )}
+            {/* A tenant's developer who left the portal is told so, once, and is not asked for the operators' key. */}
+            {portal ? (
+              <>
+                <Title order={1} size="h2">
+                  {ended === 'signed-out' ? 'You have signed out of the portal' : 'Your portal session has ended'}
+                </Title>
+                <Text role="status" data-testid="portal-ended">
+                  {ended === 'signed-out' ? `To come back, open a new portal link from ${platformName()}.` : `Open a new portal link from ${platformName()} to go on.`}
+                </Text>
+              </>
+            ) : (
+              <Title order={1} size="h2">
+                Sign in to Gateway Management
+              </Title>
+            )}
+            {!portal && ended === 'expired' && (
               <Alert color="yellow" variant="outline" icon={<IconInfoCircle aria-hidden />} role="status">
-                {wasTenant ? 'Your portal session has ended. Open a new portal link from your platform.' : 'Your session has ended. Sign in again.'}
+                {wasTenant ? `Your portal session has ended. Open a new portal link from ${platformName()}.` : 'Your session has ended. Sign in again.'}
               </Alert>
             )}
-            {ended === 'signed-out' && (
+            {!portal && ended === 'signed-out' && (
               <Alert color="blue" variant="outline" icon={<IconInfoCircle aria-hidden />} role="status">
-                {wasTenant ? 'You have signed out. Open a new portal link from your platform to come back.' : 'You have signed out.'}
+                {wasTenant ? `You have signed out. Open a new portal link from ${platformName()} to come back.` : 'You have signed out.'}
               </Alert>
             )}
             {wasTenant && !operatorForm ? (
-              <Button variant="subtle" onClick={() => setOperatorForm(true)}>
-                An operator? Sign in with the admin API key
-              </Button>
+              <>
+                <BackToPlatform variant="filled" />
+                <Button variant="subtle" onClick={() => setOperatorForm(true)}>
+                  An operator? Sign in with the admin API key
+                </Button>
+              </>
             ) : (
               <>
                 <PasswordInput
