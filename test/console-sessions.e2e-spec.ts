@@ -106,7 +106,21 @@ describe('console sessions and portal links (issue 13)', () => {
 
       const { tenantId } = await createTenant(testApp);
       const link = (await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`)).body.portal_link;
-      const redeemed = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: link.token }, headers: { cookie: `agw_console_session=${second}` } });
+      // Not unasked: a link opened in a signed-in browser is refused (409, the link unused) until replace_session says so.
+      const unasked = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: link.token }, headers: { cookie: `agw_console_session=${second}` } });
+      expect([unasked.status, unasked.body]).toEqual([
+        409,
+        {
+          error: 'This browser already holds a console session',
+          details: "replace_session: must be true to end this browser's operator session and open this link's portal (the link is still unused)",
+        },
+      ]);
+      expect(sessionCookieOf(unasked)).toBeUndefined();
+      expect((await tenants(second)).status).toBe(200);
+      const redeemed = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', {
+        body: { token: link.token, replace_session: true },
+        headers: { cookie: `agw_console_session=${second}` },
+      });
       expect(redeemed.status).toBe(200);
       expect(redeemed.headers.get('cache-control')).toBe('no-store'); // it sets the session cookie
       expect((await tenants(second)).status).toBe(401);
@@ -319,6 +333,62 @@ describe('console sessions and portal links (issue 13)', () => {
       await withSession(testApp.baseUrl, operator, 'DELETE', '/session');
       for (const cookie of [operator.cookie, 'made-up', undefined]) expect(await current(cookie)).toEqual({ session: null });
       await admin(testApp, 'PATCH', `/tenants/${tenantId}`, { status: 'active' });
+    });
+
+    it('ask before replacing a session: inspect names both sessions, nothing is used up until replace_session says so (login CSRF)', async () => {
+      const acme = await createTenant(testApp);
+      const globex = await createTenant(testApp);
+      const names = Object.fromEntries(
+        await Promise.all([acme, globex].map(async ({ tenantId }) => [tenantId, (await admin(testApp, 'GET', `/tenants/${tenantId}`)).body.tenant.name])),
+      );
+      const portalLink = async (tenantId: string) => (await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`)).body.portal_link;
+      const link = await portalLink(acme.tenantId);
+      const inspect = (token: string, cookie?: string) =>
+        call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/inspect', { body: { token }, headers: cookie ? { cookie: `agw_console_session=${cookie}` } : {} });
+      const redeem = (body: Record<string, unknown>, cookie: string) =>
+        call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body, headers: { cookie: `agw_console_session=${cookie}` } });
+      const preview = { tenant_id: acme.tenantId, tenant_name: names[acme.tenantId], expires_at: link.expires_at };
+
+      // No session held: the link's tenant, and nothing to replace. Inspecting twice uses nothing up.
+      for (let i = 0; i < 2; i++) expect((await inspect(link.token)).body).toEqual({ portal_link: preview, current_session: null });
+      const operator = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      const asOperator = await inspect(link.token, operator.cookie);
+      expect([asOperator.status, asOperator.body]).toEqual([200, { portal_link: preview, current_session: { kind: 'operator', tenant_id: null, tenant_name: null } }]);
+      expect(asOperator.headers.get('cache-control')).toBe('no-store');
+
+      // A portal session of another tenant: named, and refused unasked, the link still unused.
+      const inGlobex = await redeemPortalLink(testApp.baseUrl, (await portalLink(globex.tenantId)).token);
+      expect((await inspect(link.token, inGlobex.cookie)).body.current_session).toEqual({ kind: 'tenant', tenant_id: globex.tenantId, tenant_name: names[globex.tenantId] });
+      const refused = await redeem({ token: link.token }, inGlobex.cookie);
+      expect([refused.status, refused.body]).toEqual([
+        409,
+        {
+          error: 'This browser already holds a console session',
+          details: "replace_session: must be true to end this browser's portal session of another tenant and open this link's portal (the link is still unused)",
+        },
+      ]);
+      expect((await redeem({ token: link.token, replace_session: false }, inGlobex.cookie)).status).toBe(409);
+      const notBoolean = await redeem({ token: link.token, replace_session: 'yes' }, inGlobex.cookie);
+      expect([notBoolean.status, notBoolean.body]).toEqual([400, { error: 'Invalid request', details: 'replace_session: must be a boolean' }]);
+      expect((await withSession(testApp.baseUrl, inGlobex, 'GET', `/tenants/${globex.tenantId}`)).status).toBe(200);
+      const unused = await rows('SELECT redeemed_at FROM portal_links WHERE token_hash = $1', [sha256(link.token)]);
+      expect(unused).toEqual([{ redeemed_at: null }]);
+
+      // An invalid link gets redemption's one answer, asked or not, whatever the browser holds.
+      for (const cookie of [undefined, operator.cookie]) {
+        const answer = await inspect('agwp_nope', cookie);
+        expect([answer.status, answer.body]).toEqual([401, { error: 'Invalid portal link' }]);
+      }
+      expect([(await redeem({ token: 'agwp_nope' }, operator.cookie)).status]).toEqual([401]);
+      const missing = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/inspect', { body: {} });
+      expect([missing.status, missing.body]).toEqual([400, { error: 'Invalid request', details: 'token: is required' }]);
+
+      // A portal session of the link's own tenant is replaced without asking: nothing changes hands.
+      const inAcme = await redeemPortalLink(testApp.baseUrl, (await portalLink(acme.tenantId)).token);
+      const again = await redeem({ token: link.token }, inAcme.cookie);
+      expect([again.status, again.body.session.tenant_id]).toEqual([200, acme.tenantId]);
+      expect((await withSession(testApp.baseUrl, inAcme, 'GET', `/tenants/${acme.tenantId}`)).status).toBe(401);
+      expect((await inspect(link.token)).status).toBe(401); // used now
     });
 
     it('ends at once on another replica too when the tenant is disabled there', async () => {

@@ -79,6 +79,7 @@ describe('OpenAPI description', () => {
       'GET /api/v1/gateway/stats',
       'GET /api/v1/gateway/tools',
       'PATCH /api/v1/admin/tenants/{tenant_id}',
+      'POST /api/v1/admin/portal-links/inspect',
       'POST /api/v1/admin/portal-links/redeem',
       'POST /api/v1/admin/session',
       'POST /api/v1/admin/tenants',
@@ -121,7 +122,7 @@ describe('OpenAPI description', () => {
         'createTenant', 'listTenants', 'getTenant', 'updateTenant', 'createApiToken', 'listApiTokens', 'revokeApiToken',
         'createHmacKey', 'listHmacKeys', 'revokeHmacKey', 'listTools', 'mcpRequest',
         // The console's calls (issue 13): sessions, portal links, a tenant's actions and executions.
-        'signIn', 'getSession', 'signOut', 'createPortalLink', 'redeemPortalLink',
+        'signIn', 'getSession', 'signOut', 'createPortalLink', 'redeemPortalLink', 'inspectPortalLink',
         'listTenantActions', 'createTenantAction', 'getTenantAction', 'updateTenantAction', 'deleteTenantAction',
         'executeTenantAction', 'listTenantActionExecutions', 'getTenantActionExecution',
         // The delivery log (issue 29).

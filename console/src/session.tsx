@@ -12,7 +12,8 @@ export type SessionState =
 interface SessionContextValue {
   state: SessionState;
   signIn(adminApiKey: string): Promise<Session>;
-  redeemPortalLink(token: string): Promise<Session>;
+  /** `replaceSession`: end the other session this browser holds (asked first: without it the service answers 409). */
+  redeemPortalLink(token: string, replaceSession?: boolean): Promise<Session>;
   signOut(): Promise<void>;
   /** Asks the service again who is signed in (after `unavailable`). */
   check(): void;
@@ -88,8 +89,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       signIn: async (adminApiKey) =>
         enter((await api<{ session: Session }>('POST', '/session', { admin_api_key: adminApiKey }, { signingIn: true })).session),
-      redeemPortalLink: async (token) =>
-        enter((await api<{ session: Session }>('POST', '/portal-links/redeem', { token }, { signingIn: true })).session),
+      redeemPortalLink: async (token, replaceSession) =>
+        enter(
+          (await api<{ session: Session }>('POST', '/portal-links/redeem', { token, ...(replaceSession ? { replace_session: true } : {}) }, { signingIn: true }))
+            .session,
+        ),
       // Says "signed out" only once the service has ended the session (or had none): a failed DELETE leaves the
       // cookie valid, and the next person at this browser would be signed in. The caller shows the error.
       signOut: async () => {

@@ -28,3 +28,17 @@ export class OperatorsOnlyError extends DomainError {
     super('Operators only');
   }
 }
+
+/**
+ * A portal link opened in a browser that holds another console session (an operator's, or another tenant's
+ * portal): not redeemed until the person confirms, so a link someone else sent cannot switch them silently.
+ */
+export class ConsoleSessionHeldError extends DomainError {
+  readonly kind = 'conflict';
+  constructor(held: 'operator' | 'tenant') {
+    super(
+      'This browser already holds a console session',
+      `replace_session: must be true to end this browser's ${held === 'operator' ? 'operator session' : 'portal session of another tenant'} and open this link's portal (the link is still unused)`,
+    );
+  }
+}

@@ -9,7 +9,8 @@ import { RedemptionRateLimitGuard } from '../rate-limit/redemption-rate-limit.gu
 import { RequestBudgets } from '../rate-limit/request-budgets';
 import { CsrfTokenError, InvalidAdminKeyError } from './console-auth.errors';
 import { ConsoleSessionsService, OpenedSession } from './console-sessions.service';
-import { RedeemPortalLinkRequest } from './dto/redeem-portal-link.request';
+import { PortalLinkPreviewResponse } from './dto/portal-link.response';
+import { PortalLinkTokenRequest, RedeemPortalLinkRequest } from './dto/redeem-portal-link.request';
 import { CurrentSessionResponse, SessionResponse } from './dto/session.response';
 import { SignInRequest } from './dto/sign-in.request';
 import { TENANT_SESSION_PREFIX } from './secrets';
@@ -61,8 +62,33 @@ export class ConsoleSessionController {
   @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
   @ApiErrors(invalid('token: is required'), 413, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Unknown, used or expired link, or a disabled tenant', example: { error: 'Invalid portal link' } })
+  @ApiResponse({
+    status: 409,
+    type: ErrorBody,
+    description: 'The browser holds an operator session or another tenant\'s portal session, and replace_session is not true: the link stays unused',
+    example: {
+      error: 'This browser already holds a console session',
+      details: "replace_session: must be true to end this browser's operator session and open this link's portal (the link is still unused)",
+    },
+  })
   async redeem(@Body() body: RedeemPortalLinkRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
-    return this.open(await this.sessions.redeemPortalLink(body.token), request, reply);
+    return this.open(await this.sessions.redeemPortalLink(body.token, readSessionCookie(request), body.replace_session === true), request, reply);
+  }
+
+  /** Counted like a redemption (the same per-address budget): it answers for a token as redemption does. */
+  @Post('portal-links/inspect')
+  @HttpCode(200)
+  @UseGuards(RedemptionRateLimitGuard)
+  @ApiOperation({
+    summary: 'Whose portal a link opens and which session of this browser it would end, without using the link up',
+    operationId: 'inspectPortalLink',
+    security: SESSION_OPTIONAL,
+  })
+  @ApiOkResponse({ type: PortalLinkPreviewResponse })
+  @ApiErrors(invalid('token: is required'), 413, 429)
+  @ApiResponse({ status: 401, type: ErrorBody, description: 'Unknown, used or expired link, or a disabled tenant', example: { error: 'Invalid portal link' } })
+  inspect(@Body() body: PortalLinkTokenRequest, @Req() request: FastifyRequest): Promise<PortalLinkPreviewResponse> {
+    return this.sessions.inspectPortalLink(body.token, readSessionCookie(request));
   }
 
   @Get('session')

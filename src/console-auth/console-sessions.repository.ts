@@ -10,10 +10,18 @@ import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { ConsoleSession } from './console-session.entity';
 import { PortalLink } from './portal-link.entity';
 
-/** A session with the standing of its tenant (null for operator sessions). */
+/** A session with the standing and name of its tenant (null for operator sessions). */
 export interface SessionWithTenant {
   session: ConsoleSession;
   tenantStatus: TenantStatus | null;
+  tenantName: string | null;
+}
+
+/** An unused, unexpired portal link of an active tenant, as it would open: whose portal, until when. */
+export interface UsablePortalLink {
+  tenantId: string;
+  tenantName: string;
+  expiresAt: Date;
 }
 
 interface SessionRow {
@@ -25,14 +33,24 @@ interface SessionRow {
   created_at: Date;
   expires_at: Date;
   tenant_status: TenantStatus | null;
+  tenant_name: string | null;
 }
 
 const SESSION_BY_HASH_SQL = globalStatement<[secretHash: string], SessionRow>(
   'a cookie presents the session secret; the session names its tenant (none for an operator)',
   `
-  SELECT s.id, s.secret_hash, s.kind, s.tenant_id, s.admin_key_hash, s.created_at, s.expires_at, t.status AS tenant_status
+  SELECT s.id, s.secret_hash, s.kind, s.tenant_id, s.admin_key_hash, s.created_at, s.expires_at, t.status AS tenant_status, t.name AS tenant_name
   FROM console_sessions s LEFT JOIN tenants t ON t.id = s.tenant_id
   WHERE s.secret_hash = $1`,
+);
+
+// Reads a link without using it up: a browser that holds a session asks before redeeming (login CSRF).
+const USABLE_LINK_SQL = globalStatement<[tokenHash: string, now: Date], { tenant_id: string; tenant_name: string; expires_at: Date }>(
+  'a portal link is presented by its secret; the link names its tenant',
+  `
+  SELECT p.tenant_id, t.name AS tenant_name, p.expires_at
+  FROM portal_links p JOIN tenants t ON t.id = p.tenant_id
+  WHERE p.token_hash = $1 AND p.redeemed_at IS NULL AND p.expires_at > $2 AND t.status = 'active'`,
 );
 
 // Burns the link whatever its tenant's standing, so a link can never be tried twice.
@@ -77,7 +95,14 @@ export class ConsoleSessionsRepository {
       createdAt: row.created_at,
       expiresAt: row.expires_at,
     });
-    return { session, tenantStatus: row.tenant_status };
+    return { session, tenantStatus: row.tenant_status, tenantName: row.tenant_name };
+  }
+
+  /** The link `tokenHash` if it could be redeemed at `now` (unused, unexpired, its tenant active), left unused. */
+  @GenerateSql({ params: [DummyValue.HASH, DummyValue.DATE] })
+  async findUsablePortalLink(tokenHash: string, now: Date): Promise<UsablePortalLink | null> {
+    const [row] = await this.pool.query(USABLE_LINK_SQL, [tokenHash, now]);
+    return row ? { tenantId: row.tenant_id, tenantName: row.tenant_name, expiresAt: row.expires_at } : null;
   }
 
   @GenerateSql({ params: [DummyValue.UUID] })

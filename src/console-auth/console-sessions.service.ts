@@ -5,10 +5,10 @@ import { IdGenerator } from '../common/id-generator';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
 import { ConsoleSession } from './console-session.entity';
-import { InvalidAdminKeyError, InvalidPortalLinkError } from './console-auth.errors';
+import { ConsoleSessionHeldError, InvalidAdminKeyError, InvalidPortalLinkError } from './console-auth.errors';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { SessionDto } from './dto/session.response';
-import { PortalLinkDto } from './dto/portal-link.response';
+import { PortalLinkDto, PortalLinkPreviewResponse } from './dto/portal-link.response';
 import { ManagementPrincipal } from './management-principal';
 import { PortalLink } from './portal-link.entity';
 import { csrfTokenFor, newSecret, PORTAL_TOKEN_PREFIX, sameText, sha256Hex, TENANT_SESSION_PREFIX } from './secrets';
@@ -76,7 +76,35 @@ export class ConsoleSessionsService implements OnApplicationBootstrap, BeforeApp
     return { url: `${base}${PORTAL_PATH}#token=${token}`, token, tenant_id: tenantId, expires_at: link.expiresAt.toISOString() };
   }
 
-  async redeemPortalLink(token: string): Promise<OpenedSession> {
+  /**
+   * Whose portal `token` opens, and which session of this browser (`heldSecret`, its cookie) opening it would end,
+   * without using the link up. Invalid links get the one answer redemption gives.
+   */
+  async inspectPortalLink(token: string, heldSecret: string | undefined): Promise<PortalLinkPreviewResponse> {
+    const link = await this.sessions.findUsablePortalLink(sha256Hex(token), this.clock.now());
+    if (!link) throw new InvalidPortalLinkError();
+    const held = heldSecret ? await this.resolve(heldSecret) : undefined;
+    return {
+      portal_link: { tenant_id: link.tenantId, tenant_name: link.tenantName, expires_at: link.expiresAt.toISOString() },
+      current_session: held ? { kind: held.session.kind, tenant_id: held.session.tenant_id, tenant_name: held.tenantName } : null,
+    };
+  }
+
+  /**
+   * Trades a portal link for a tenant session. In a browser that holds another session (`heldSecret`: an
+   * operator's, or a portal session of another tenant), only with `replace`: otherwise ConsoleSessionHeldError and
+   * the link stays unused, so a link someone sent cannot switch a signed-in person to their tenant unasked (login
+   * CSRF). A portal session of the link's own tenant is replaced without asking: nothing changes hands.
+   */
+  async redeemPortalLink(token: string, heldSecret?: string, replace = false): Promise<OpenedSession> {
+    if (heldSecret && !replace) {
+      const held = await this.resolve(heldSecret);
+      if (held) {
+        const link = await this.sessions.findUsablePortalLink(sha256Hex(token), this.clock.now());
+        if (!link) throw new InvalidPortalLinkError();
+        if (held.principal.kind === 'operator' || held.principal.tenantId !== link.tenantId) throw new ConsoleSessionHeldError(held.principal.kind);
+      }
+    }
     const { secret, session } = this.newSession('tenant');
     const opened = await this.sessions.redeemPortalLink(sha256Hex(token), this.clock.now(), session);
     if (!opened) throw new InvalidPortalLinkError();
@@ -84,10 +112,10 @@ export class ConsoleSessionsService implements OnApplicationBootstrap, BeforeApp
   }
 
   /** Who a session cookie belongs to, or undefined when it is unknown, expired or has ended. */
-  async resolve(secret: string): Promise<{ principal: ManagementPrincipal; session: SessionDto } | undefined> {
+  async resolve(secret: string): Promise<{ principal: ManagementPrincipal; session: SessionDto; tenantName: string | null } | undefined> {
     const found = await this.sessions.findBySecretHash(sha256Hex(secret));
     if (!found) return undefined;
-    const { session, tenantStatus } = found;
+    const { session, tenantStatus, tenantName } = found;
     const standing =
       session.expiresAt.getTime() > this.clock.now().getTime() &&
       (session.kind === 'operator' ? session.adminKeyHash === this.adminKeyHash : tenantStatus === 'active');
@@ -97,7 +125,7 @@ export class ConsoleSessionsService implements OnApplicationBootstrap, BeforeApp
     }
     const principal: ManagementPrincipal =
       session.kind === 'operator' ? { kind: 'operator' } : { kind: 'tenant', tenantId: asTenantId(session.tenantId as string) };
-    return { principal, session: this.describe(session, secret) };
+    return { principal, session: this.describe(session, secret), tenantName };
   }
 
   csrfMatches(secret: string, sent: unknown): boolean {

@@ -24,12 +24,27 @@ SELECT
   s.admin_key_hash,
   s.created_at,
   s.expires_at,
-  t.status AS tenant_status
+  t.status AS tenant_status,
+  t.name AS tenant_name
 FROM
   console_sessions s
   LEFT JOIN tenants t ON t.id = s.tenant_id
 WHERE
   s.secret_hash = $1;
+
+-- ConsoleSessionsRepository.findUsablePortalLink
+SELECT
+  p.tenant_id,
+  t.name AS tenant_name,
+  p.expires_at
+FROM
+  portal_links p
+  JOIN tenants t ON t.id = p.tenant_id
+WHERE
+  p.token_hash = $1
+  AND p.redeemed_at IS NULL
+  AND p.expires_at > $2
+  AND t.status = 'active';
 
 -- ConsoleSessionsRepository.deleteById
 DELETE FROM "console_sessions"

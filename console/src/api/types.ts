@@ -74,3 +74,9 @@ export interface PortalLink {
   tenant_id: string;
   expires_at: string;
 }
+
+/** POST /portal-links/inspect: whose portal a link opens, and the session of this browser it would end. */
+export interface PortalLinkPreview {
+  portal_link: { tenant_id: string; tenant_name: string; expires_at: string };
+  current_session: { kind: 'operator' | 'tenant'; tenant_id: string | null; tenant_name: string | null } | null;
+}
