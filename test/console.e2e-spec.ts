@@ -355,7 +355,10 @@ describe('Gateway Management console (in a browser)', () => {
     await page.getByRole('button', { name: 'Register action' }).click();
     const alert = page.getByRole('alert');
     await hasText(alert, 'The service refused this action');
-    await hasText(alert, 'action validation failed: webhook endpoint returned status 500');
+    await hasText(alert, 'Check the field Webhook URL');
+    // The spec's text, under the field it concerns.
+    await hasText(page.locator('.mantine-InputWrapper-error'), 'action validation failed: webhook endpoint returned status 500');
+    expect(await page.getByLabel('Webhook URL').getAttribute('aria-invalid')).toBe('true');
     await expectAccessible(page);
     await shoot(page, 'action-registration-refused');
     expectOnlyRefusals(errors, 400); // the refused registration
@@ -605,8 +608,10 @@ describe('Gateway Management console (in a browser)', () => {
     const latecomer = await person();
     try {
       await latecomer.page.goto(state.portalUrl);
-      await hasText(latecomer.page.getByRole('alert'), 'Invalid portal link');
-      await visible(latecomer.page.getByRole('heading', { name: 'Opening your tenant portal' }));
+      // Said once, under a title that says it: no alert repeating the title in the service's words.
+      await visible(latecomer.page.getByRole('heading', { name: 'This portal link cannot be used', level: 1 }));
+      await hasText(latecomer.page.getByTestId('portal-link-unusable'), 'a portal link opens the portal once');
+      expect(await latecomer.page.getByRole('alert').count()).toBe(0);
       expect(latecomer.page.url()).toBe(`${testApp.baseUrl}/console/portal`);
       expect(await latecomer.context.cookies()).toEqual([]);
       await expectAccessible(latecomer.page);
@@ -644,7 +649,8 @@ describe('Gateway Management console (in a browser)', () => {
 
       const [cookie] = await developer.context.cookies();
       await developer.page.getByRole('button', { name: 'Sign out' }).click();
-      await visible(developer.page.getByText('You have signed out. Open a new portal link from your platform to come back.'));
+      await visible(developer.page.getByRole('heading', { name: 'You have signed out of the portal', level: 1 }));
+      await visible(developer.page.getByText('To come back, open a new portal link from your platform.'));
       expect(await developer.context.cookies()).toEqual([]);
       const reused = await call(testApp.baseUrl, 'GET', `/api/v1/admin/tenants/${state.tenantId}`, { headers: { cookie: `agw_console_session=${cookie.value}` } });
       expect(reused.status).toBe(401);
@@ -723,12 +729,14 @@ describe('Gateway Management console (in a browser)', () => {
       await visible(page.getByRole('button', { name: 'Enable tenant' }));
 
       await developer.page.getByRole('link', { name: 'API tokens' }).click();
-      await visible(developer.page.getByText('Your portal session has ended. Open a new portal link from your platform.'));
+      await visible(developer.page.getByRole('heading', { name: 'Your portal session has ended', level: 1 }));
+      await visible(developer.page.getByText('Open a new portal link from your platform to go on.'));
       await shoot(developer.page, 'portal-session-ended');
       expectOnlyRefusals(developer.errors, 401); // the request that found the session ended
       // A reload (or the bookmark, the next day) says the same, not the operator's sign-in form.
       await developer.page.reload();
-      await visible(developer.page.getByText('Your portal session has ended. Open a new portal link from your platform.'));
+      await visible(developer.page.getByRole('heading', { name: 'Your portal session has ended', level: 1 }));
+      await visible(developer.page.getByText('Open a new portal link from your platform to go on.'));
       expect(await developer.page.getByLabel('Admin API key').count()).toBe(0);
       await shoot(developer.page, 'portal-session-ended-reloaded');
     } finally {
@@ -890,7 +898,8 @@ describe('Gateway Management console (in a browser)', () => {
         refused++ === 0 ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Service unavailable' }) }) : route.fallback(),
       );
       await developer.page.goto(link.url);
-      await hasText(developer.page.getByRole('alert'), 'The portal could not be opened');
+      await visible(developer.page.getByRole('heading', { name: 'The portal could not be opened', level: 1 }));
+      await hasText(developer.page.getByRole('alert'), 'Service unavailable');
       await visible(developer.page.getByText('The link has not been used yet: try again in a moment.'));
       expect(developer.page.url()).not.toContain('agwp_');
       await developer.page.getByRole('button', { name: 'Try again' }).click();
