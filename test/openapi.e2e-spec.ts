@@ -290,6 +290,10 @@ describe('OpenAPI description', () => {
   it('describes the webhook call and answer (spec 2.4, 2.5) with the Standard Webhooks headers', async () => {
     const document = (await call(testApp.baseUrl, 'GET', '/api/v1/gateway/openapi.json')).body;
     expect(Object.keys(document.webhooks).sort()).toEqual(['actionExecution', 'registrationTest']);
+    // Read by tenants' developers in the served reference (the console links it): no file of this repository is
+    // named as the place to look, the verification is said in place.
+    expect(JSON.stringify([document.webhooks, document.components.securitySchemes])).not.toMatch(/docs\/[\w-]+\.md/);
+    expect(document.components.securitySchemes.webhookSignature.description).toContain('any Standard Webhooks library');
     const execution = document.webhooks.actionExecution.post;
     expect(execution.operationId).toBe('receiveActionExecution');
     expect(execution.parameters.map((parameter: { name: string; in: string; required: boolean }) => [parameter.name, parameter.in, parameter.required])).toEqual([

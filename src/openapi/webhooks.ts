@@ -19,7 +19,9 @@ export const WEBHOOK_SIGNATURE_SCHEME = {
   name: 'webhook-signature',
   description:
     'Not a static key: an HMAC-SHA256 of the call made with the tenant\'s HMAC key (Standard Webhooks, and the body\'s ' +
-    '`signature`, spec 5.3). Verify it as docs/receivers.md says, with the receiver kit or any Standard Webhooks library.',
+    '`signature`, spec 5.3). Verify it with any Standard Webhooks library (https://www.standardwebhooks.com/) given the whole ' +
+    '`whsec_…` key; the body\'s `signature` is the hex HMAC-SHA256, keyed with the whole key\'s UTF-8 bytes, of the raw body ' +
+    'without its `,"signature":"…"`. Compare in constant time; answer 401 `{"error":"Invalid signature"}` on a mismatch.',
 };
 
 const header = (name: string, description: string, required: boolean, schema: ParameterObject['schema']): ParameterObject => ({
@@ -51,7 +53,7 @@ const standardWebhookHeaders = (signed: boolean): ParameterObject[] => [
   header(
     'traceparent',
     'W3C Trace Context: the trace this call belongs to, whose parent is the gateway\'s span of this attempt (tracing on) or ' +
-      'the caller\'s span (tracing off); a new trace when the caller sent none. Not signed (docs/receivers.md, "Tracing")',
+      'the caller\'s span (tracing off); a new trace when the caller sent none. Not signed: do not trust it for anything but tracing',
     true,
     { type: 'string', pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$', example: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
   ),
@@ -77,7 +79,7 @@ export const WEBHOOKS: Record<string, PathItemObject> = {
       operationId: 'receiveActionExecution',
       summary: 'An execution: the signed POST the service sends to the action\'s webhook_url',
       description:
-        'Sent by executeAction. Verify both signatures on the raw body (docs/receivers.md), run the action, answer ' +
+        'Sent by executeAction. Verify both signatures on the raw body (as the webhookSignature scheme says), run the action, answer ' +
         '{result, error} within 30 seconds. Connection failures, 429 and 5xx answers are retried with the same ' +
         'webhook-id while the 30-second budget lasts (Retry-After is honoured). The examples are signed with the key ' +
         '`whsec_c2VjcmV0LWtleS1mb3ItZG9jcy1leGFtcGxlLTEyMzQ=`.',
