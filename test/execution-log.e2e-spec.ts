@@ -8,6 +8,7 @@ import { actionBody, admin, createTenant, gateway, TestTenant } from './support/
 import { redeemPortalLink, withSession } from './support/console-session';
 import { call } from './support/http';
 import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
+import { seedExecutions } from './support/log-seed';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Answers the registration test with 200 and every execution with `behaviour`. */
@@ -59,15 +60,8 @@ describe('the delivery log', () => {
   const get = (path: string, owner = tenant) => gateway(testApp, 'GET', path, { token: owner.jwt });
 
   /** Rows written straight into the log: `count` executions of the action, one a second back from `newest`. */
-  async function seed(action: { id: string; name: string }, count: number, newest: Date, status = 'succeeded', owner = tenant): Promise<void> {
-    await testApp.app.get(ExecutionLogPartitions).ensure(new Date(newest.getTime() - count * 1000), newest);
-    await dataSource.query(
-      `INSERT INTO executions (id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at)
-       SELECT gen_random_uuid(), $1, $2, $3, $4, 200, 'seeded ' || n, '', 5, 1, '[]', $5::timestamptz - n * interval '1 second'
-       FROM generate_series(0, $6 - 1) AS n`,
-      [owner.tenantId, action.id, action.name, status, newest, count],
-    );
-  }
+  const seed = (action: { id: string; name: string }, count: number, newest: Date, status = 'succeeded', owner = tenant) =>
+    seedExecutions(testApp, owner.tenantId, action, count, newest, status);
 
   /** Every page of a list, following next_cursor to the end. */
   async function allPages(path: string, owner = tenant, between?: () => Promise<void>): Promise<Array<{ id: string; created_at: string }>> {
