@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 
 /**
  * The browser tests' set-up: playwright-core driving Debian's Chromium (`apt-get install chromium`; `.ci/run`
@@ -59,4 +59,28 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/**
+ * A person at the console: a browser context on the app under test (its base URL, reduced motion, 15-s waits) and
+ * its page, with what the page reports as broken (`errors`) and the requests it tried off this machine (`outside`).
+ */
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page; errors: string[]; outside: string[] }> {
+  const context = await browser.newContext({ viewport, baseURL, reducedMotion: 'reduce' });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  return { context, page, errors: watchPageErrors(page), outside: await keepOnLoopback(page) };
+}
+
+/**
+ * Nothing the page reported as broken, and no request off this machine; requests the browser itself dropped because
+ * the test moved on (a favicon still loading at the next navigation: net::ERR_ABORTED) are no failure of the page.
+ */
+export function expectNothingBroken(errors: string[], outside: string[]): void {
+  expect(errors.filter((item) => !(item.startsWith('request: ') && item.endsWith('(net::ERR_ABORTED)')))).toEqual([]);
+  expect(outside).toEqual([]);
 }
