@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Loader } from '@mantine/core';
 import { Layout } from './Layout';
@@ -9,7 +9,6 @@ import { ActionLayout } from './pages/ActionLayout';
 import { ActionOverviewPage } from './pages/ActionOverviewPage';
 import { ActionsPage } from './pages/ActionsPage';
 import { ApiTokensPage } from './pages/ApiTokensPage';
-import { ExecutionLogPage } from './pages/ExecutionLogPage';
 import { HmacKeysPage } from './pages/HmacKeysPage';
 import { HomeRedirect } from './pages/HomeRedirect';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -21,6 +20,18 @@ import { TenantsPage } from './pages/TenantsPage';
 
 // The form generated from a JSON Schema (rjsf + Ajv) is the heaviest part: loaded when "Try it" opens.
 const TryActionPage = lazy(() => import('./pages/TryActionPage'));
+// The delivery log's pages (with the date pickers) and its charts (recharts) load when first opened.
+const logPages = () => import('./pages/ExecutionLogPage');
+const ExecutionLogPage = lazy(() => logPages().then((module) => ({ default: module.ExecutionLogPage })));
+const TenantExecutionLogPage = lazy(() => logPages().then((module) => ({ default: module.TenantExecutionLogPage })));
+const ExecutionPage = lazy(() => import('./pages/ExecutionDetailPage').then((module) => ({ default: module.ExecutionPage })));
+const StatsPage = lazy(() => import('./pages/StatsPage'));
+
+/** A page loaded on demand: a loader meanwhile, and why it could not be drawn if it fails. */
+const loaded = (page: ReactNode, what: string) => ({
+  errorElement: <RouteError />,
+  element: <Suspense fallback={<Loader aria-label={`Loading ${what}`} />}>{page}</Suspense>,
+});
 
 export const router = createBrowserRouter(
   [
@@ -60,9 +71,14 @@ export const router = createBrowserRouter(
                         </Suspense>
                       ),
                     },
-                    { path: 'executions', element: <ExecutionLogPage /> },
+                    { path: 'executions', ...loaded(<ExecutionLogPage />, 'the execution log') },
+                    { path: 'executions/:executionId', ...loaded(<ExecutionPage />, 'the execution') },
+                    { path: 'stats', ...loaded(<StatsPage />, 'the statistics') },
                   ],
                 },
+                { path: 'executions', ...loaded(<TenantExecutionLogPage />, 'the executions') },
+                { path: 'executions/:executionId', ...loaded(<ExecutionPage />, 'the execution') },
+                { path: 'stats', ...loaded(<StatsPage />, 'the statistics') },
                 { path: 'api-tokens', element: <ApiTokensPage /> },
                 { path: 'hmac-keys', element: <HmacKeysPage /> },
                 { path: 'settings', element: <TenantSettingsPage /> },

@@ -66,6 +66,94 @@ export interface Execution {
   attempts: number;
   created_at: string;
   attempt_log?: Attempt[];
+  /** The execution this one replayed (management API lists and lookups). */
+  replay_of?: string | null;
+}
+
+/** A page of an execution list: newest first; `next_cursor` reads the older ones. */
+export interface ExecutionPage {
+  executions: Execution[];
+  next_cursor: string | null;
+}
+
+/** A body as the log keeps it: text, or base64 when it is not UTF-8; cut past its bound (`body_truncated`). */
+export interface LoggedBody {
+  body: string | null;
+  body_encoding: 'utf8' | 'base64';
+  /** Its whole size before any cut; -1 when larger than the 1 MB read. */
+  body_bytes: number;
+  body_truncated: boolean;
+}
+
+export interface LoggedRequest extends LoggedBody {
+  headers: Record<string, string>;
+}
+
+export interface LoggedResponse extends LoggedBody {
+  status: number;
+  headers: Record<string, string>;
+}
+
+export interface LoggedAttempt {
+  attempt: number;
+  request_headers: Record<string, string>;
+  response: LoggedResponse | null;
+}
+
+/** What was sent and what came back, when the log kept it. */
+export interface ExecutionPayload {
+  status: 'kept' | 'not_logged' | 'expired';
+  request: LoggedRequest | null;
+  attempts: LoggedAttempt[] | null;
+}
+
+export interface ExecutionWithPayload extends Execution {
+  attempt_log: Attempt[];
+  replay_of: string | null;
+  payload: ExecutionPayload;
+}
+
+export interface BulkReplay {
+  id: string;
+  action_name: string;
+  since: string;
+  until: string;
+  status: 'running' | 'done' | 'stopped';
+  stopped_reason: string | null;
+  total: number;
+  done: number;
+  left: number;
+  succeeded: number;
+  failed: number;
+  skipped: number;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface LogSettings {
+  payload_logging: boolean;
+}
+
+export interface StatsSummary {
+  executions: number;
+  succeeded: number;
+  failed: number;
+  p50_ms: number | null;
+  p95_ms: number | null;
+}
+
+export interface StatsPoint extends StatsSummary {
+  /** The start of the hour or the UTC day. */
+  start: string;
+}
+
+export interface ExecutionStats {
+  action_name: string | null;
+  hourly: StatsPoint[];
+  daily: StatsPoint[];
+  /** Tenant-wide only: each action over the last 24 hours. */
+  actions?: Array<StatsSummary & { action_name: string }>;
 }
 
 export interface PortalLink {

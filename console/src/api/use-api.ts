@@ -74,17 +74,21 @@ export function useApi<T>(path: string | undefined, options: { refreshMs?: numbe
     if (path !== undefined) await load(path);
   }, [path, load]);
 
-  const { refreshMs } = options;
-  useEffect(() => {
-    if (!refreshMs) return;
-    const timer = setInterval(() => {
-      if (mayRefresh()) void reload();
-    }, refreshMs);
-    return () => clearInterval(timer);
-  }, [refreshMs, reload]);
+  useRefreshEvery(options.refreshMs, reload);
 
   const current = answer?.path === path ? answer : undefined;
   return { data: current?.data, error: current?.error, loading: path !== undefined && !current, loadedAt: current?.loadedAt, reload };
+}
+
+/** Calls `refresh` every `refreshMs` (none when undefined) while an automatic refresh may be sent (mayRefresh). */
+export function useRefreshEvery(refreshMs: number | undefined, refresh: () => Promise<void>): void {
+  useEffect(() => {
+    if (!refreshMs) return;
+    const timer = setInterval(() => {
+      if (mayRefresh()) void refresh();
+    }, refreshMs);
+    return () => clearInterval(timer);
+  }, [refreshMs, refresh]);
 }
 
 async function read<T>(path: string): Promise<Answer<T>> {

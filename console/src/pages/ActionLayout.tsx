@@ -1,5 +1,5 @@
 import { Loader, Stack, Text, Title } from '@mantine/core';
-import { IconFileDescription, IconHistory, IconPlayerPlay } from '@tabler/icons-react';
+import { IconChartBar, IconFileDescription, IconHistory, IconPlayerPlay } from '@tabler/icons-react';
 import { Outlet, useLocation, useParams } from 'react-router';
 import { seg } from '../api/client';
 import type { Action } from '../api/types';
@@ -9,7 +9,7 @@ import { SectionNav } from '../components/SectionNav';
 import { Untrusted } from '../components/Untrusted';
 import { ActionContext, useTenant } from './tenant-context';
 
-/** One action: its name and description, and its sections (definition, try it, execution log). The tenant's breadcrumb trail ends at it. */
+/** One action: its name and description, and its sections (definition, try it, execution log, statistics). The tenant's breadcrumb trail ends at it. */
 export function ActionLayout() {
   const tenantContext = useTenant();
   const { actionName = '' } = useParams();
@@ -38,7 +38,8 @@ export function ActionLayout() {
         sections={[
           { to: actionBase, label: 'Definition', icon: <IconFileDescription size={16} aria-hidden />, active: here === '' || here === '/edit' },
           { to: `${actionBase}/try`, label: 'Try it', icon: <IconPlayerPlay size={16} aria-hidden />, active: here === '/try' },
-          { to: `${actionBase}/executions`, label: 'Execution log', icon: <IconHistory size={16} aria-hidden />, active: here === '/executions' },
+          { to: `${actionBase}/executions`, label: 'Execution log', icon: <IconHistory size={16} aria-hidden />, active: here.startsWith('/executions') },
+          { to: `${actionBase}/stats`, label: 'Statistics', icon: <IconChartBar size={16} aria-hidden />, active: here === '/stats' },
         ]}
       />
       <Outlet context={context} />

@@ -1,10 +1,14 @@
-import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { CodeBlock } from '../components/CodeBlock';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlayerPlay } from '@tabler/icons-react';
-import { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { del } from '../api/client';
+import { del, put } from '../api/client';
+import type { LogSettings } from '../api/types';
+import { useApi } from '../api/use-api';
+import { useSend } from '../api/use-send';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { Field } from '../components/Field';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { Time } from '../components/Time';
 import { Untrusted } from '../components/Untrusted';
@@ -57,6 +61,7 @@ export function ActionOverviewPage() {
           </Field>
         </SimpleGrid>
       </Paper>
+      <PayloadLogging actionBase={actionBase} />
       <Stack gap="xs">
         <Title order={3}>JSON Schema of the parameters</Title>
         <CodeBlock aria-label="JSON Schema of the parameters" data-testid="action-schema">
@@ -67,13 +72,36 @@ export function ActionOverviewPage() {
   );
 }
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+/**
+ * The action's log setting: whether its executions keep what was sent and what came back (parameters may carry
+ * personal data). Not a field of the Action (spec 2.1 fixes those): its own resource, `…/log-settings`.
+ */
+function PayloadLogging({ actionBase }: { actionBase: string }) {
+  const settings = useApi<{ log_settings: LogSettings }>(`${actionBase}/log-settings`);
+  const change = useSend(async (on: boolean) => {
+    await put(`${actionBase}/log-settings`, { payload_logging: on });
+    await settings.reload();
+    notifications.show({ color: 'teal', title: on ? 'Payload logging on' : 'Payload logging off', message: 'From the next execution on.' });
+  });
+  const on = settings.data?.log_settings.payload_logging;
   return (
-    <Stack gap={2}>
-      <Text size="xs" fw={700} tt="uppercase" c="dimmed">
-        {label}
-      </Text>
-      <div>{children}</div>
-    </Stack>
+    <Paper withBorder p="lg" radius="md">
+      <Stack gap="xs">
+        <Title order={3}>Delivery log</Title>
+        <Switch
+          label="Keep what was sent and what came back (payload logging)"
+          description={
+            on === false
+              ? 'Off: executions keep their status, timing and attempts, but not the parameters, the headers or the answers, and cannot be replayed.'
+              : 'On: each execution keeps the body as forwarded, the headers sent and each answer, for a limited time, so it can be inspected and replayed. Turn it off when the parameters carry personal data.'
+          }
+          checked={on ?? false}
+          disabled={on === undefined || change.busy}
+          onChange={(event) => void change.send(event.currentTarget.checked)}
+          data-testid="payload-logging"
+        />
+        <ErrorAlert error={settings.error ?? change.error} />
+      </Stack>
+    </Paper>
   );
 }

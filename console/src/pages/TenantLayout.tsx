@@ -1,5 +1,5 @@
 import { Anchor, Breadcrumbs, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { IconBolt, IconKey, IconSettings, IconSignature } from '@tabler/icons-react';
+import { IconBolt, IconChartBar, IconHistory, IconKey, IconSettings, IconSignature } from '@tabler/icons-react';
 import { Link, Outlet, useLocation, useParams } from 'react-router';
 import { seg } from '../api/client';
 import type { Tenant } from '../api/types';
@@ -11,7 +11,7 @@ import { Untrusted } from '../components/Untrusted';
 import { useSignedIn } from '../session';
 import { TenantContext } from './tenant-context';
 
-const SECTIONS = ['actions', 'api-tokens', 'hmac-keys', 'settings'] as const;
+const SECTIONS = ['actions', 'executions', 'stats', 'api-tokens', 'hmac-keys', 'settings'] as const;
 
 /**
  * One tenant: where it sits (the page's one breadcrumb trail, down to the action when one is open), its name and
@@ -66,6 +66,8 @@ export function TenantLayout() {
         label="Tenant sections"
         sections={[
           { to: `${base}/actions`, label: 'Actions', icon: <IconBolt size={16} aria-hidden />, active: section === 'actions' },
+          { to: `${base}/executions`, label: 'Executions', icon: <IconHistory size={16} aria-hidden />, active: section === 'executions' },
+          { to: `${base}/stats`, label: 'Statistics', icon: <IconChartBar size={16} aria-hidden />, active: section === 'stats' },
           { to: `${base}/api-tokens`, label: 'API tokens', icon: <IconKey size={16} aria-hidden />, active: section === 'api-tokens' },
           { to: `${base}/hmac-keys`, label: 'HMAC keys', icon: <IconSignature size={16} aria-hidden />, active: section === 'hmac-keys' },
           ...(operator ? [{ to: `${base}/settings`, label: 'Settings', icon: <IconSettings size={16} aria-hidden />, active: section === 'settings' }] : []),
