@@ -4,7 +4,7 @@ import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { expectNothingBroken, launchBrowser, openPage } from './support/browser';
 import { expectAccessible, layoutProblems } from './support/console-page';
-import { operatorSession } from './support/console-session';
+import { operatorSession, redeemPortalLink } from './support/console-session';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { eventually } from './support/eventually';
 import { seedExecutions, seedRollups } from './support/log-seed';
@@ -361,6 +361,38 @@ describe('console: the delivery log (issue 29)', () => {
     expect(await page.getByRole('table', { name: 'Each action, the last 24 hours' }).count()).toBe(0);
     await eventually(async () => expect(await bars(page.getByTestId('chart-executions')).count()).toBeGreaterThanOrEqual(2));
     await shoot('action-statistics');
+  });
+
+  it('gives a tenant\'s developer (portal session) the same log, execution pages and statistics, of their tenant alone', async () => {
+    const other = await createTenant(testApp);
+    const theirs = await gateway(testApp, 'POST', '/actions', { token: other.jwt, body: actionBody(receiver.url('/theirs'), { name: 'their_action' }) });
+    expect(theirs.status).toBe(201);
+    const theirRun = (await gateway(testApp, 'POST', '/actions/their_action/execute', { token: other.jwt, body: { parameters: { city: 'Oslo' } } })).body.execution;
+    const link = (await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/portal-links`)).body.portal_link;
+    const session = await redeemPortalLink(testApp.baseUrl, link.token);
+    const developer = await openPage(browser, testApp.baseUrl, VIEWPORT);
+    try {
+      await developer.context.addCookies([{ name: 'agw_console_session', value: session.cookie, url: testApp.baseUrl }]);
+      const own = developer.page;
+      await own.goto(tenantPath('/executions'));
+      await own.getByTestId('execution-row').first().waitFor();
+      expect(await own.getByTestId('execution-log').textContent()).not.toContain('their_action');
+      await own.getByRole('link', { name: 'Statistics', exact: true }).click();
+      await own.getByTestId('chart-executions').locator('path.recharts-rectangle').first().waitFor();
+
+      // Another tenant's execution, by its id: not found here, and that tenant's pages are not theirs.
+      await own.goto(tenantPath('/executions'));
+      await own.getByRole('textbox', { name: 'Execution id' }).fill(theirRun.id);
+      await own.getByRole('button', { name: 'Go to execution' }).click();
+      await hasText(own.getByRole('alert'), 'Execution not found');
+      await own.goto(`/console/tenants/${other.tenantId}/executions/${theirRun.id}`);
+      await hasText(own.getByRole('alert'), 'Tenant not found');
+      expect(await own.locator('body').textContent()).not.toContain('their_action');
+      // The browser logs the refusals (404) it was answered; nothing else broke.
+      expectNothingBroken(developer.errors.filter((error) => !/status of 404/.test(error)), developer.outside);
+    } finally {
+      await developer.context.close();
+    }
   });
 
   it('holds its layout on a phone (390 px): filters wrap, tables and charts stay inside their cards', async () => {
