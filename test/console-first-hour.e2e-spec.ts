@@ -340,7 +340,7 @@ describe('console, first hour (issue 30)', () => {
       expect(await unused(link.token)).toBe(true);
       await shoot(page, 'portal-link-replace-operator');
 
-      await page.getByRole('button', { name: 'Stay signed in as the operator' }).click();
+      await page.getByRole('button', { name: 'Keep the operator session' }).click();
       await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor();
       expect(await unused(link.token)).toBe(true);
       expect((await page.request.get('/api/v1/admin/session')).status()).toBe(200);

@@ -82,7 +82,7 @@ export function PortalPage() {
         {/* The names are in the question: buttons of a fixed length stay on one line whatever a tenant is called. */}
         <Group justify="flex-end">
           <Button variant="default" onClick={() => navigate('/', { replace: true })}>
-            {current?.kind === 'tenant' ? 'Stay in the current portal' : 'Stay signed in as the operator'}
+            {current?.kind === 'tenant' ? 'Stay in the current portal' : 'Keep the operator session'}
           </Button>
           <Button
             onClick={() => {
