@@ -343,6 +343,10 @@ describe('console: the delivery log (issue 29)', () => {
     await eventually(async () => expect(await bars(executions).count()).toBeGreaterThanOrEqual(48));
     await eventually(async () => expect(await page.getByTestId('chart-duration').locator('path.recharts-line-curve').count()).toBe(2));
     await hasText(executions, 'Succeeded');
+    // A bar's tooltip names its hour with its day (48 hours hold each time of day twice) and its counts.
+    await bars(executions).nth(20).hover();
+    const tooltip = executions.locator('.recharts-tooltip-wrapper');
+    await eventually(async () => expect(await tooltip.textContent()).toMatch(/^\d{1,2} \w{3}, \d{2}:00.*Succeeded/));
     const perAction = page.getByRole('table', { name: 'Each action, the last 24 hours' });
     const row = perAction.getByRole('row', { name: /charted_action/ });
     expect((await row.getByRole('cell').allTextContents()).slice(1, 4)).toEqual(['4', '3', '1']);

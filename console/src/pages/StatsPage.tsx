@@ -16,7 +16,6 @@ import { useState } from 'react';
 /** The numbers are rollups kept as executions are stored: reading them again every minute is plenty. */
 export const STATS_REFRESH_MS = 60_000;
 
-const hour = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 const dayOfHour = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const count = new Intl.NumberFormat('en-GB');
@@ -83,7 +82,7 @@ export default function StatsPage() {
                     { name: 'succeeded', label: 'Succeeded', color: 'teal.6' },
                     { name: 'failed', label: 'Failed', color: 'red.6' },
                   ]}
-                  xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 24 }}
+                  xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 24, tickFormatter: tick }}
                   yAxisProps={{ allowDecimals: false, width: 48 }}
                   valueFormatter={(value) => count.format(value)}
                 />
@@ -110,7 +109,7 @@ export default function StatsPage() {
                     { name: 'p50_ms', label: 'p50', color: 'blue.6' },
                     { name: 'p95_ms', label: 'p95', color: 'orange.6' },
                   ]}
-                  xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 24 }}
+                  xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 24, tickFormatter: tick }}
                   yAxisProps={{ width: 76 }}
                   valueFormatter={(value) => formatDuration(value)}
                 />
@@ -181,11 +180,20 @@ function Total({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** An hour in the reader's time (with its day at midnight), or a UTC day (the rollups' days are UTC days). */
+/**
+ * A point's name, as the tooltip shows it: an hour with its day in the reader's time (48 hours hold each time of
+ * day twice), or a UTC day (the rollups' days are UTC days).
+ */
 function label(point: StatsPoint, period: Period): string {
   const start = new Date(point.start);
-  if (period === 'daily') return day.format(start);
-  return start.getHours() === 0 ? dayOfHour.format(start) : hour.format(start);
+  return period === 'daily' ? day.format(start) : dayOfHour.format(start);
+}
+
+/** The axis keeps it short: the time of an hour ("14:00"), its day at midnight ("27 Nov"), a day as it is. */
+function tick(name: string): string {
+  const [date, time] = name.split(', ');
+  if (time === undefined) return name;
+  return time === '00:00' ? date : time;
 }
 
 function sum(points: StatsPoint[]): { executions: number; succeeded: number; failed: number } {
