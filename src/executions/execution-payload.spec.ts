@@ -21,6 +21,9 @@ describe('execution payloads as the log keeps them', () => {
     });
     const long = loggedHeaders({ 'x-long': 'v'.repeat(5_000) });
     expect(long['x-long']).toBe(`${'v'.repeat(PAYLOAD_LIMITS.headerValueBytes)}…[truncated]`);
+    // Past printable ASCII: made well-formed (no U+0000, no lone surrogate), counted and cut in UTF-8 bytes.
+    expect(loggedHeaders({ 'x-a': 'caf\u00e9', 'x-b': 'a\u0000b', 'x-c': 'a\ud800', 'x-t': 'a\tb' })).toEqual({ 'x-a': 'caf\u00e9', 'x-b': 'a\uFFFDb', 'x-c': 'a\uFFFD', 'x-t': 'a\tb' });
+    expect(loggedHeaders({ 'x-euros': '\u20ac'.repeat(500) })['x-euros']).toBe(`${'\u20ac'.repeat(341)}…[truncated]`);
     const many = loggedHeaders(Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`x-${index}`, 'v'])));
     expect(Object.keys(many)).toHaveLength(PAYLOAD_LIMITS.headerCount + 1);
     expect(many['…']).toBe('10 more headers not kept');

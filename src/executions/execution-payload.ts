@@ -57,17 +57,15 @@ export interface ExecutionPayload {
 }
 
 export function payloadOf(report: DeliveryReport): ExecutionPayload {
-  const last = report.attempts[report.attempts.length - 1];
-  const { body } = last.sent;
+  const attempts = report.attempts.map(({ attempt, sent, outcome }) => ({ attempt, request_headers: requestHeaders(sent.headers), response: loggedResponse(outcome) }));
+  const { body } = report.attempts[report.attempts.length - 1].sent;
   // The body is canonical JSON, ASCII throughout (json.dumps' escapes): within the limit it is kept as it is.
   const request =
     body.length <= PAYLOAD_LIMITS.requestBodyBytes && Buffer.byteLength(body) === body.length
       ? { body, body_encoding: 'utf8' as const, body_bytes: body.length, body_truncated: false }
       : loggedBody(Buffer.from(body, 'utf8'), PAYLOAD_LIMITS.requestBodyBytes);
-  return {
-    request: { ...request, headers: requestHeaders(last.sent.headers) },
-    attempts: report.attempts.map(({ attempt, sent, outcome }) => ({ attempt, request_headers: requestHeaders(sent.headers), response: loggedResponse(outcome) })),
-  };
+  // The request's headers are the last attempt's, bounded once (the same object, written out twice).
+  return { request: { ...request, headers: attempts[attempts.length - 1].request_headers }, attempts };
 }
 
 function requestHeaders(sent: Record<string, string>): Record<string, string> {
@@ -127,9 +125,13 @@ export function loggedHeaders(headers: IncomingHttpHeaders | Record<string, stri
     if (raw === undefined) continue;
     const name = rawName.toLowerCase();
     let value = SECRET_HEADERS.has(name) ? '[redacted]' : Array.isArray(raw) ? raw.join(', ') : String(raw);
-    value = wellFormed(value);
-    if (Buffer.byteLength(value) > PAYLOAD_LIMITS.headerValueBytes) value = `${cutToBytes(value, PAYLOAD_LIMITS.headerValueBytes)}${CUT_MARKER}`;
-    const size = Buffer.byteLength(name) + Buffer.byteLength(value);
+    // Nearly every header is printable ASCII: well-formed already, one byte a character.
+    let valueBytes = PRINTABLE_ASCII.test(value) ? value.length : Buffer.byteLength((value = wellFormed(value)));
+    if (valueBytes > PAYLOAD_LIMITS.headerValueBytes) {
+      value = `${cutToBytes(value, PAYLOAD_LIMITS.headerValueBytes)}${CUT_MARKER}`;
+      valueBytes = Buffer.byteLength(value);
+    }
+    const size = (PRINTABLE_ASCII.test(name) ? name.length : Buffer.byteLength(name)) + valueBytes;
     if (count >= PAYLOAD_LIMITS.headerCount || bytes + size > PAYLOAD_LIMITS.headersBytes) {
       logged['…'] = `${Object.keys(headers).length - count} more headers not kept`;
       break;
@@ -140,6 +142,8 @@ export function loggedHeaders(headers: IncomingHttpHeaders | Record<string, stri
   }
   return logged;
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 function wellFormed(text: string): string {
   return (text as string & { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\uFFFD');

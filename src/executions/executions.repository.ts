@@ -304,7 +304,9 @@ function toStatsRow(row: StatsDbRow): StatsRow {
 function insertStatement(batch: ExecutionToStore[]): { sql: string; values: unknown[] } {
   const values: unknown[] = [];
   const placeholders = (row: unknown[]) => `(${row.map((value) => `$${values.push(value)}`).join(', ')})`;
-  const executions = batch.map(({ execution: e }) =>
+  // Each row's time as text once (pg would format a Date in the local zone for each parameter holding it).
+  const createdAt = batch.map(({ execution }) => execution.createdAt.toISOString());
+  const executions = batch.map(({ execution: e }, index) =>
     placeholders([
       e.id,
       e.tenantId,
@@ -317,14 +319,14 @@ function insertStatement(batch: ExecutionToStore[]): { sql: string; values: unkn
       e.durationMs,
       e.attempts,
       JSON.stringify(e.attemptLog),
-      e.createdAt,
+      createdAt[index],
       e.replayOf,
       e.payload,
     ]),
   );
-  const payloads = batch
-    .filter((toStore) => toStore.payload)
-    .map(({ execution: e, payload }) => placeholders([e.id, e.tenantId, e.createdAt, JSON.stringify(payload!.request), JSON.stringify(payload!.attempts)]));
+  const payloads = batch.flatMap(({ execution: e, payload }, index) =>
+    payload ? [placeholders([e.id, e.tenantId, createdAt[index], JSON.stringify(payload.request), JSON.stringify(payload.attempts)])] : [],
+  );
   const parts = [`e AS (INSERT INTO executions (${COLUMNS}) VALUES ${executions.join(', ')})`];
   if (payloads.length > 0) parts.push(`p AS (INSERT INTO execution_payloads (${PAYLOAD_COLUMNS}) VALUES ${payloads.join(', ')})`);
   const hourly = rollup(batch, HOUR_MS).map((row) => placeholders(row));
