@@ -1,9 +1,10 @@
 // The load generator of the benchmark: `node bench/load.mjs '<job as JSON>'`, a process of its own (pinned to
 // another CPU than the server when possible). It prints one JSON result on stdout. Jobs:
-//   {"kind":"autocannon", url, method, headers, body, connections, warmupS, durationS, expect}
+//   {"kind":"autocannon", url, method, headers, body, connections, warmupS, durationS, expect, rate}
 //       autocannon with `connections` keep-alive connections, a warm-up run, then the measured run. Latencies are
 //       recorded per response from autocannon's own timings (its histogram has 1-ms resolution only).
-//       expect "execution": a 200 whose execution did not succeed counts as an error too.
+//       expect "execution": a 200 whose execution did not succeed counts as an error too. rate: at most that many
+//       requests per second in all (autocannon's overallRate), else as many as the server answers.
 //   {"kind":"overhead", service, path, headers, body, receiver, captured, requests, warmup}
 //       sequential executions, then sequential POSTs of the captured webhook call straight to the receiver
 //       (same bytes, same headers), each over one keep-alive undici connection.
@@ -29,6 +30,7 @@ function runAutocannon(durationS, onResponse) {
         pipelining: 1,
         duration: durationS,
         timeout: 30,
+        ...(job.rate > 0 ? { overallRate: job.rate } : {}),
         ...(job.expect === 'execution' ? { verifyBody: (body) => body.includes('"status":"succeeded"') } : {}),
       },
       (error, result) => (error ? reject(error) : resolve(result)),

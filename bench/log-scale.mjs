@@ -19,7 +19,8 @@
 //   cpu       the executions' CPU per execution: the service's process and, on a PostgreSQL server on this machine,
 //             its backends for the database (on a shared machine a fairer figure than executions/s)
 // Settings (environment): EXECUTIONS (20,000,000 on PostgreSQL, 2,000,000 embedded), TENANTS (1000), DAYS (30),
-// PAYLOAD_DAYS (7), SAMPLES (200), BENCH_DURATION_S (10), BENCH_CONNECTIONS (20), DATABASE_URL,
+// PAYLOAD_DAYS (7), SAMPLES (200), BENCH_DURATION_S (10), BENCH_CONNECTIONS (20), EXECUTE_PAIRS (3), EXECUTE_RATE
+// (executions/s of the execute part; 0: as many as the service takes), DATABASE_URL,
 // PARTS (comma list of queries, execute, retention, delete; all by default), REUSE (1: on PostgreSQL, a database a
 // run seeded already is measured again without seeding; its secrets and tenants are kept in table log_scale_seed.
 // The retention part then has nothing left to drop: the service's upkeep dropped it at the first run's start).
@@ -47,11 +48,15 @@ const CONFIG = {
   samples: num('SAMPLES', 200),
   durationS: num('BENCH_DURATION_S', 10),
   connections: num('BENCH_CONNECTIONS', 20),
+  executePairs: num('EXECUTE_PAIRS', 3),
+  executeRate: num('EXECUTE_RATE', 0),
   parts: (process.env.PARTS ?? 'queries,execute,retention,delete').split(',').map((part) => part.trim()),
   reuse: process.env.REUSE === '1' && MODE === 'postgresql',
 };
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const RETENTION_DAYS = CONFIG.days - 2;
+/** Ids the service could have made (UUID v7), to look up: a database seeded before the seed made them has a few. */
+const V7 = `substr(id::text, 15, 1) = '7'`;
 const DAY_MS = 86_400_000;
 const log = (text) => console.error(`[log-scale ${new Date().toISOString().slice(11, 19)}] ${text}`);
 const work = mkdtempSync(join(tmpdir(), 'agw-log-scale-'));
@@ -139,21 +144,23 @@ async function seed(service, receiverUrl) {
       [actionIds, actionTenants, actionNames, receiverUrl],
     );
     // Executions n = 0 .. N-1, newest first, evenly over DAYS days: even n are tenant 0's action 0 (never failed);
-    // odd n spread over the other tenants' actions, 2 % failed.
+    // odd n spread over the other tenants' actions, 2 % failed. Ids are UUID v7 of their time, as the service makes
+    // them (IdGenerator), which a lookup by id uses.
     const chunk = 1_000_000;
     for (let from = 0; from < CONFIG.executions; from += chunk) {
       const to = Math.min(CONFIG.executions, from + chunk);
       await client.query(
         `INSERT INTO executions (id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at, payload)
-         SELECT gen_random_uuid(),
+         SELECT (lpad(to_hex(floor(extract(epoch FROM c.t) * 1000)::bigint), 12, '0') || '7' || substr(c.h, 1, 3) || '8' || substr(c.h, 4, 15))::uuid,
                 CASE WHEN n % 2 = 0 THEN $1::uuid ELSE ($2::uuid[])[1 + ((n / 2) % ($4 - 1))] END,
                 CASE WHEN n % 2 = 0 THEN $3::uuid ELSE ($5::uuid[])[1 + ((n / 2) % (($4 - 1) * ${CONFIG.actionsPerTenant}))] END,
                 'action_' || CASE WHEN n % 2 = 0 THEN 0 ELSE ((n / 2) % (($4 - 1) * ${CONFIG.actionsPerTenant})) % ${CONFIG.actionsPerTenant} END,
                 CASE WHEN n % 2 = 1 AND n % 97 = 1 THEN 'failed' ELSE 'succeeded' END, 200, 'Sunny, 21 °C', '',
                 20 + (n % 180), 1, '[{"attempt":1,"started_at":"2026-01-01T00:00:00.000Z","duration_ms":20,"http_status":200,"error":""}]',
-                now() - (n::float8 / $6) * ($7 * interval '1 day'),
+                c.t,
                 CASE WHEN (n::float8 / $6) * $7 < $8 THEN 'kept' ELSE 'none' END
-         FROM generate_series($9::bigint, $10::bigint - 1) AS n`,
+         FROM generate_series($9::bigint, $10::bigint - 1) AS n,
+              LATERAL (SELECT now() - (n::float8 / $6) * ($7 * interval '1 day') AS t, md5(n::text || random()::text) AS h) AS c`,
         [tenants[0].id, tenants.slice(1).map((tenant) => tenant.id), tenants[0].actions[0], CONFIG.tenants, tenants.slice(1).flatMap((tenant) => tenant.actions), CONFIG.executions, CONFIG.days, CONFIG.payloadDays, from, to],
       );
       log(`seeded ${to} executions`);
@@ -225,7 +232,7 @@ async function queries(service, big, small) {
   let cursor = null;
   for (let page = 0; page < 20; page++) cursor = (await getJson(service.url, bigToken, `${GATEWAY}/actions/action_0/executions?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).next_cursor;
   const ids = await withClient(async (client) =>
-    (await client.query(`SELECT id FROM executions WHERE action_id = $1 AND created_at > now() - interval '${CONFIG.payloadDays} days' LIMIT 500`, [big.actions[0]])).rows.map((row) => row.id),
+    (await client.query(`SELECT id FROM executions WHERE action_id = $1 AND created_at > now() - interval '${CONFIG.payloadDays} days' AND ${V7} LIMIT 500`, [big.actions[0]])).rows.map((row) => row.id),
   );
   const cases = {
     'action list, newest 20 (big action)': [bigToken, () => `${GATEWAY}/actions/action_0/executions`],
@@ -276,7 +283,7 @@ async function databaseTimes(big, small) {
     const [after] = (
       await client.query(`SELECT created_at::text AS "createdAt", id FROM executions WHERE action_id = $1 AND tenant_id = $2 AND created_at >= $3 ORDER BY created_at DESC, id DESC OFFSET 1999 LIMIT 1`, [bigAction, big.id, keptSince])
     ).rows;
-    const ids = (await client.query(`SELECT id, created_at FROM executions WHERE action_id = $1 AND created_at > now() - interval '${CONFIG.payloadDays} days' LIMIT 200`, [bigAction])).rows;
+    const ids = (await client.query(`SELECT id, created_at FROM executions WHERE action_id = $1 AND created_at > now() - interval '${CONFIG.payloadDays} days' AND ${V7} LIMIT 200`, [bigAction])).rows;
     const cases = {
       'action list, newest 20 (big action)': () => statements((r) => r.list(big.id, { actionId: bigAction }, keptSince, 21)),
       'action list, ?limit=100': () => statements((r) => r.list(big.id, { actionId: bigAction }, keptSince, 101)),
@@ -332,12 +339,12 @@ async function databaseTimes(big, small) {
  * autocannon on one tenant's execute for `durationS`: executions/s, latency percentiles, and the CPU per execution of
  * the service's process and of the database's backends (on a PostgreSQL server on this machine).
  */
-async function executeLoad(service, token, durationS, connections = CONFIG.connections) {
+async function executeLoad(service, token, durationS, connections = CONFIG.connections, rate = 0) {
   const database = await databaseCpu(process.env.DATABASE_URL);
   const cpuBefore = cpuMs(service.child.pid);
   const result = await new Promise((resolve, reject) => {
     autocannon(
-      { url: `${service.url}${GATEWAY}/actions/action_1/execute`, method: 'POST', connections, duration: durationS, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"parameters":{"city":"Oslo"}}' },
+      { url: `${service.url}${GATEWAY}/actions/action_1/execute`, method: 'POST', connections, duration: durationS, ...(rate > 0 ? { overallRate: rate } : {}), headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"parameters":{"city":"Oslo"}}' },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
@@ -430,16 +437,18 @@ async function main() {
     });
     await part('execute', async () => {
       // Executions/s with payload logging on (the default) and off, one tenant, the same action, alternating
-      // (on, off, on, off, on, off) so that a change of the machine's load meanwhile falls on both; the better of
-      // each, and the median CPU per execution of each.
+      // EXECUTE_PAIRS times (on, off, on, off, ...) so that a change of the machine's load meanwhile falls on both;
+      // the better of each, and the median CPU per execution of each. With EXECUTE_RATE, at that many
+      // executions/s in both modes: CPU per execution then compares like with like (at a lower rate, a process's
+      // fixed work, timers and collections, falls on fewer executions).
       const executor = bearer(tenants[2]);
       const setLogging = (on) =>
         fetch(`${service.url}${GATEWAY}/actions/action_1/log-settings`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${executor}` }, body: JSON.stringify({ payload_logging: on }) });
       await executeLoad(service, executor, 3);
       const runs = { on: [], off: [] };
-      for (const on of [true, false, true, false, true, false]) {
+      for (const on of Array.from({ length: CONFIG.executePairs * 2 }, (_, index) => index % 2 === 0)) {
         await setLogging(on);
-        runs[on ? 'on' : 'off'].push(await executeLoad(service, executor, CONFIG.durationS));
+        runs[on ? 'on' : 'off'].push(await executeLoad(service, executor, CONFIG.durationS, CONFIG.connections, CONFIG.executeRate));
       }
       await setLogging(true);
       const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));

@@ -24,6 +24,9 @@
 //                              others are measured after it in each round (executions, added_latency) and compared
 //                              in a table of their own. Unset, the action keeps the service's default (on), so the
 //                              harness runs on a service from before payload logging too.
+//   BENCH_EXECUTION_RATE       executions/s of the executions scenario (0: as many as the service answers). At a
+//                              fixed rate, CPU per execution compares like with like across runs and commits on a
+//                              loaded machine (at a lower rate a process's fixed work falls on fewer executions)
 //   BENCH_NODE_ARGS            extra node options for the service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
 //   BENCH_DEADLINE_MIN         hard limit of the whole run, after which everything is killed, exit 2 (30)
 //   BENCH_REFERENCE            a results file to compare with (before/after): its service figures are shown
@@ -65,6 +68,7 @@ const CONFIG = {
   deadlineMin: num('BENCH_DEADLINE_MIN', 30),
   reference: process.env.BENCH_REFERENCE || undefined,
   tracing: (process.env.BENCH_TRACING ?? 'off').split(',').map((mode) => mode.trim()).filter(Boolean),
+  executionRate: num('BENCH_EXECUTION_RATE', 0),
   payloadLogging: process.env.BENCH_PAYLOAD_LOGGING ? process.env.BENCH_PAYLOAD_LOGGING.split(',').map((mode) => mode.trim()).filter(Boolean) : undefined,
 };
 const MODE = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
@@ -110,7 +114,7 @@ setTimeout(() => {
 const generator = (job) =>
   runNodeJson([join(ROOT, 'bench/load.mjs'), JSON.stringify(job)], { cpu: 1, name: `the load generator (${job.kind})`, timeoutMs: 180_000 });
 
-function autocannonJob(server, path, { method = 'GET', token, body, expect, durationS = CONFIG.durationS, warmupS = CONFIG.warmupS } = {}) {
+function autocannonJob(server, path, { method = 'GET', token, body, expect, rate, durationS = CONFIG.durationS, warmupS = CONFIG.warmupS } = {}) {
   const headers = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) };
   return generator({
     kind: 'autocannon',
@@ -119,6 +123,7 @@ function autocannonJob(server, path, { method = 'GET', token, body, expect, dura
     headers,
     body,
     expect,
+    rate,
     connections: CONFIG.connections,
     warmupS,
     durationS,
@@ -189,7 +194,7 @@ async function serviceScenarios(service, session, receiverUrl) {
   const executePath = `${GATEWAY}/actions/${EXECUTABLE}/execute`;
   if (wanted('executions')) {
     results.executions = await sampled(service, () =>
-      autocannonJob(service, executePath, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution' }),
+      autocannonJob(service, executePath, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution', rate: CONFIG.executionRate }),
     );
   }
   if (wanted('added_latency')) results.added_latency = await addedLatency(service, session, receiverUrl);
@@ -328,7 +333,7 @@ async function main() {
         const measured = {};
         if (wanted('executions')) {
           measured.executions = await sampled(current, () =>
-            autocannonJob(current, `${GATEWAY}/actions/${EXECUTABLE}/execute`, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution' }),
+            autocannonJob(current, `${GATEWAY}/actions/${EXECUTABLE}/execute`, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution', rate: CONFIG.executionRate }),
           );
         }
         if (wanted('added_latency')) measured.added_latency = await addedLatency(current, session, receiverUrl);
@@ -344,7 +349,7 @@ async function main() {
         const traced = await readScenarios(current, session);
         if (wanted('executions')) {
           traced.executions = await sampled(current, () =>
-            autocannonJob(current, `${GATEWAY}/actions/${EXECUTABLE}/execute`, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution' }),
+            autocannonJob(current, `${GATEWAY}/actions/${EXECUTABLE}/execute`, { method: 'POST', token: session.jwt, body: EXECUTE_BODY, expect: 'execution', rate: CONFIG.executionRate }),
           );
         }
         round[`tracing_${mode}`] = { ready_ms: current.readyMs, scenarios: traced };

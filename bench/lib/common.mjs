@@ -147,7 +147,8 @@ const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' 
  * The CPU the database server spends for `databaseUrl`'s database (PostgreSQL on this machine): the backends
  * connected to it now, read again by `stop()`, which gives the ms they used meanwhile (backends that connected
  * in between are not counted; the service's pools are open by then). null for the embedded database (it runs in
- * the service's process, whose CPU is counted already) or when the server's processes cannot be read.
+ * the service's process, whose CPU is counted already), when the server's processes cannot be read, or when one
+ * of the backends ended meanwhile.
  */
 export async function databaseCpu(databaseUrl) {
   if (!databaseUrl) return { stop: () => null };
@@ -160,9 +161,15 @@ export async function databaseCpu(databaseUrl) {
   } finally {
     await client.end();
   }
-  const total = () => pids.reduce((sum, pid) => sum + (cpuMs(pid) ?? 0), 0);
-  const before = pids.some((pid) => cpuMs(pid) !== null) ? total() : null;
-  return { stop: () => (before === null ? null : total() - before) };
+  // A backend that ended meanwhile (a pool replacing a connection) takes its CPU with it: then no figure.
+  const before = pids.map((pid) => cpuMs(pid));
+  return {
+    stop: () => {
+      const after = pids.map((pid) => cpuMs(pid));
+      if (before.some((ms) => ms === null) || after.some((ms) => ms === null)) return null;
+      return after.reduce((sum, ms, index) => sum + ms - before[index], 0);
+    },
+  };
 }
 
 /** Samples the RSS of `pid` every 100 ms until stopped; `stop()` returns the maximum seen. */
