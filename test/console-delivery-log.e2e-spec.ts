@@ -169,9 +169,19 @@ describe('console: the delivery log (issue 29)', () => {
     await page.getByRole('textbox', { name: 'Execution id' }).fill('0195f3c2-7a10-7c3e-9d2b-5b1f0e6a4c21');
     await page.getByRole('button', { name: 'Go to execution' }).click();
     await hasText(page.getByRole('alert'), 'Execution not found');
-    errors.length = 0; // the browser logs the 404 it was answered
     await page.getByRole('link', { name: 'Back to the execution log' }).click();
     await hasCount(rows(), 1);
+
+    // An id of another action's execution, looked up under this one: the tenant-wide lookup finds it.
+    const other = await action('other_lookup_action');
+    const theirs = await execute(other.name);
+    await page.getByRole('textbox', { name: 'Execution id' }).fill(theirs.id);
+    await page.getByRole('button', { name: 'Go to execution' }).click();
+    await hasText(page.getByRole('alert'), 'Execution not found');
+    await page.getByRole('link', { name: 'Look for it among all the tenant\'s executions' }).click();
+    await hasText(page.getByTestId('execution-detail'), 'other_lookup_action');
+    expect(new URL(page.url()).pathname).toBe(`/console/tenants/${tenant.tenantId}/executions/${theirs.id}`);
+    errors.length = 0; // the browser logs the 404s it was answered
   });
 
   it('shows what was sent and what came back: the body as forwarded, headers, each attempt\'s answer, cuts marked, as text', async () => {

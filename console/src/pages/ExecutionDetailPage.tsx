@@ -36,6 +36,7 @@ export function ExecutionPage() {
       actionBase={(execution) => actionBase ?? `${base}/actions/${seg(execution.action_name)}`}
       showAction={!actionBase}
       order={actionBase ? 3 : 2}
+      elsewhere={actionBase ? `${base}/executions/${seg(executionId)}` : undefined}
     />
   );
 }
@@ -51,6 +52,8 @@ interface DetailProps {
   showAction?: boolean;
   /** The page title's heading level: 2 under the tenant, 3 under an action; sections go one below. */
   order: 2 | 3;
+  /** Under an action: where the tenant-wide lookup of the same id is (an id of another action's execution). */
+  elsewhere?: string;
 }
 
 /**
@@ -58,7 +61,7 @@ interface DetailProps {
  * sent, and each attempt's answer (status, headers, body), each cut marked; a button to run it again. Everything a
  * receiver wrote is shown as text (Untrusted).
  */
-function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, showAction = false, order }: DetailProps) {
+function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, showAction = false, order, elsewhere }: DetailProps) {
   const section = (order + 1) as 3 | 4;
   const loaded = useApi<{ execution: ExecutionWithPayload }>(path);
   const navigate = useNavigate();
@@ -86,6 +89,14 @@ function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, show
       <Stack>
         {back}
         <ErrorAlert error={loaded.error} />
+        {elsewhere && loaded.error.status === 404 && (
+          <Text size="sm">
+            Not an execution of this action.{' '}
+            <Anchor component={Link} to={elsewhere}>
+              Look for it among all the tenant&apos;s executions
+            </Anchor>
+          </Text>
+        )}
       </Stack>
     );
   }
