@@ -1,13 +1,15 @@
 import { ActionNotFoundError } from '../../src/actions/actions.errors';
 import { AdminService } from '../../src/admin/admin.service';
 import { ExecutionNotFoundError, NoActiveHmacKeyError } from '../../src/executions/executions.errors';
+import { BulkReplays, ReplayNotFoundError } from '../../src/executions/bulk-replays';
+import { ExecutionReplaysRepository } from '../../src/executions/execution-replays.repository';
 import { ExecutionsRepository } from '../../src/executions/executions.repository';
 import { ExecutionsService } from '../../src/executions/executions.service';
 import { ExecutionLogService } from '../../src/executions/execution-log.service';
 import { Execution } from '../../src/executions/execution.entity';
 import { PageCursors } from '../../src/common/page-cursors';
 import { InvalidRequestError } from '../../src/common/common.errors';
-import { Services, signedWith, TwoTenants, twoTenantSuite } from '../support/medium';
+import { B_MARK, Services, signedWith, TwoTenants, twoTenantSuite } from '../support/medium';
 import { Receiver } from '../support/receiver';
 
 /** Tenant A runs and reads executions next to tenant B's action of the same name: B's are never touched. */
@@ -60,6 +62,64 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
         expect(await world.byA(() => repository.stats(world.a.id, period, keptSince))).toEqual([]);
       }
       expect(await world.byA(() => repository.statsPerAction(world.a.id, keptSince))).toEqual([]);
+    });
+  });
+
+  describe('bulk replays', () => {
+    const since = new Date(0);
+    const until = new Date(Date.now() + 3_600_000);
+    const start = { position: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
+    let replays: ExecutionReplaysRepository;
+    /** A failed execution of B's `shared`, and a replay of B's still running. */
+    let bFailed: string;
+    let bReplay: string;
+
+    beforeEach(async () => {
+      replays = services.get(ExecutionReplaysRepository);
+      bFailed = crypto.randomUUID();
+      const execution = Object.assign(new Execution(), {
+        id: bFailed,
+        tenantId: world.b.id,
+        actionId: world.b.actions.shared.id,
+        actionName: 'shared',
+        status: 'failed',
+        httpStatus: 500,
+        result: null,
+        error: `${B_MARK} receiver answered 500`,
+        durationMs: 1,
+        attempts: 1,
+        attemptLog: [],
+        createdAt: new Date(),
+        replayOf: null,
+        payload: 'off',
+      });
+      await repository.insert({ execution });
+      bReplay = crypto.randomUUID();
+      await replays.insert(world.b.id, bReplay, world.b.actions.shared.id, 'shared', since, until, 1, new Date());
+      await world.rememberB();
+    });
+
+    it('ExecutionReplaysRepository: find, running, countFailed and nextFailed give A nothing of B’s, asked with B’s ids', async () => {
+      expect(await replays.countFailed(world.b.id, world.b.actions.shared.id, since, until, 10)).toBe(1);
+      expect(await world.byA(() => replays.find(world.a.id, bReplay))).toBeUndefined();
+      expect(await world.byA(() => replays.running(world.a.id, since))).toBeUndefined();
+      expect(await world.byA(() => replays.countFailed(world.a.id, world.b.actions.shared.id, since, until, 10))).toBe(0);
+      expect(await world.byA(() => replays.nextFailed(world.a.id, world.b.actions.shared.id, since, until, start, 10))).toEqual([]);
+    });
+
+    it('ExecutionReplaysRepository: saveProgress with B’s replay id changes nothing of B’s', async () => {
+      const progress = { status: 'stopped' as const, stopped_reason: 'stopped by A', done: 1, succeeded: 0, failed: 1, skipped: 0, updated_at: new Date(), finished_at: new Date() };
+      await world.byA(() => replays.saveProgress(world.a.id, bReplay, progress));
+    });
+
+    it('BulkReplays: A starts a replay while B’s runs, replays none of B’s failures, and cannot read B’s replay', async () => {
+      const bulk = services.get(BulkReplays);
+      const started = await world.byA(() => bulk.start(world.a.id, 'shared', since, undefined));
+      expect(started).toMatchObject({ action_name: 'shared', total: 0 });
+      await bulk.settled();
+      expect(await world.byA(() => bulk.get(world.a.id, 'shared', started.id))).toMatchObject({ status: 'done', done: 0 });
+      await expect(world.byA(() => bulk.get(world.a.id, 'shared', bReplay))).rejects.toThrow(ReplayNotFoundError);
+      expect(receivers.a.calls).toEqual([]);
     });
   });
 

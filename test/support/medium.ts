@@ -91,7 +91,15 @@ export interface SeededTenant {
 
 /** Everything stored for one tenant, row by row, in every table. */
 export type StoredState = Record<
-  'tenants' | 'api_tokens' | 'hmac_keys' | 'actions' | 'executions' | 'execution_payloads' | 'execution_stats_hourly' | 'execution_stats_daily',
+  | 'tenants'
+  | 'api_tokens'
+  | 'hmac_keys'
+  | 'actions'
+  | 'executions'
+  | 'execution_payloads'
+  | 'execution_stats_hourly'
+  | 'execution_stats_daily'
+  | 'execution_replays',
   unknown[]
 >;
 
@@ -151,19 +159,28 @@ export class TwoTenants {
     await services.get(ExecutionsService).execute(b.id, 'shared', { city: B_MARK });
 
     const world = new TwoTenants(services, a, b);
-    world.bBefore = await world.stored(b.id);
-    world.bSecrets = [
+    await world.rememberB();
+    receivers.a.calls.length = 0;
+    receivers.b.calls.length = 0;
+    return world;
+  }
+
+  /**
+   * Takes B's rows as they are now as what `byA` must leave unchanged and keep out of A's results, ids of its
+   * executions and replays included: for a test that gives B more (a revoked key, a replay) before calling as A.
+   */
+  async rememberB(): Promise<void> {
+    const b = this.b;
+    this.bBefore = await this.stored(b.id);
+    this.bSecrets = [
       B_MARK,
       b.id,
       b.name,
       ...b.apiTokens.flatMap((token) => [token.id, token.token]),
       ...b.hmacKeys.flatMap((key) => [key.id, key.key]),
       ...Object.values(b.actions).map((action) => action.id),
-      ...world.bBefore.executions.map((row) => (row as { id: string }).id),
+      ...[...this.bBefore.executions, ...this.bBefore.execution_replays].map((row) => (row as { id: string }).id),
     ];
-    receivers.a.calls.length = 0;
-    receivers.b.calls.length = 0;
-    return world;
   }
 
   /** Every row stored for `tenantId`, read straight from the database. */
@@ -178,6 +195,7 @@ export class TwoTenants {
       execution_payloads: await rows('SELECT * FROM execution_payloads WHERE tenant_id = $1 ORDER BY execution_id'),
       execution_stats_hourly: await rows('SELECT * FROM execution_stats_hourly WHERE tenant_id = $1 ORDER BY action_id, period_start'),
       execution_stats_daily: await rows('SELECT * FROM execution_stats_daily WHERE tenant_id = $1 ORDER BY action_id, period_start'),
+      execution_replays: await rows('SELECT * FROM execution_replays WHERE tenant_id = $1 ORDER BY id'),
     };
   }
 
