@@ -1,7 +1,9 @@
 import { AdminService } from '../../src/admin/admin.service';
 import { ApiTokenNotFoundError } from '../../src/auth/auth.errors';
+import { ApiToken } from '../../src/auth/api-token.entity';
 import { ApiTokensRepository } from '../../src/auth/api-tokens.repository';
 import { ApiTokensService } from '../../src/auth/api-tokens.service';
+import { generateApiToken } from '../../src/auth/token-credentials';
 import { TwoTenants, twoTenantSuite } from '../support/medium';
 
 /** Tenant A manages its API tokens with tenant B's token ids: nothing of B's is read, revoked or accepted. */
@@ -33,6 +35,21 @@ describe('API tokens: tenant A never reaches tenant B (medium)', () => {
 
     it('revoke with B’s token id revokes nothing', async () => {
       for (const id of bTokenIds()) expect(await world.byA(() => repository.revoke(world.a.id, id, new Date()))).toBe(false);
+    });
+
+    it('insertWithinLimit counts A’s usable tokens against the limit, not B’s, and trims A’s revoked tokens only', async () => {
+      // A has one usable token; B one usable and one revoked. A limit of 2 lets A make one more; keeping no revoked
+      // token trims none of B's.
+      await admin.revokeApiToken(world.b.id, world.b.apiTokens[1].id);
+      await world.rememberB();
+      const now = new Date();
+      const token = (name: string) => {
+        const { hash, prefix } = generateApiToken();
+        return Object.assign(new ApiToken(), { id: crypto.randomUUID(), tenantId: world.a.id, name, prefix, tokenHash: hash, createdAt: now, expiresAt: null, lastUsedAt: null, revokedAt: null });
+      };
+      expect(await world.byA(() => repository.insertWithinLimit(world.a.id, token('second of A'), { usable: 2, dead: 0 }, now))).toBe(true);
+      expect(await world.byA(() => repository.insertWithinLimit(world.a.id, token('third of A'), { usable: 2, dead: 0 }, now))).toBe(false);
+      expect((await world.stored(world.a.id)).api_tokens).toHaveLength(2);
     });
   });
 

@@ -1,4 +1,5 @@
 import { AdminService } from '../../src/admin/admin.service';
+import { HmacKey } from '../../src/webhooks/hmac-key.entity';
 import { HmacKeysRepository } from '../../src/webhooks/hmac-keys.repository';
 import { HmacKeysService } from '../../src/webhooks/hmac-keys.service';
 import { HmacKeyNotFoundError } from '../../src/webhooks/webhooks.errors';
@@ -45,6 +46,17 @@ describe('HMAC keys: tenant A never reaches tenant B (medium)', () => {
       for (const ciphertext of bCiphertexts) expect(JSON.stringify(active)).not.toContain(ciphertext);
       await repository.revoke(world.a.id, world.a.hmacKeys[0].id, new Date());
       expect(await world.byA(() => repository.activeKeys(world.a.id))).toEqual([]);
+    });
+
+    it('insertWithinLimit counts A’s active keys against the limit, not B’s, and trims A’s revoked keys only', async () => {
+      // A has one active key; B one active and one revoked. A limit of 2 lets A make one more; keeping no revoked
+      // key trims none of B's.
+      await admin.revokeHmacKey(world.b.id, world.b.hmacKeys[0].id);
+      await world.rememberB();
+      const key = () => Object.assign(new HmacKey(), { id: crypto.randomUUID(), tenantId: world.a.id, keyCiphertext: 'sealed by A', createdAt: new Date(), revokedAt: null });
+      expect(await world.byA(() => repository.insertWithinLimit(world.a.id, key(), { active: 2, revoked: 0 }))).toBe(true);
+      expect(await world.byA(() => repository.insertWithinLimit(world.a.id, key(), { active: 2, revoked: 0 }))).toBe(false);
+      expect((await world.stored(world.a.id)).hmac_keys).toHaveLength(2);
     });
   });
 
