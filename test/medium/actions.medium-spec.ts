@@ -60,6 +60,12 @@ describe('actions: tenant A never reaches tenant B (medium)', () => {
       expect(await world.byA(() => repository.update(world.a.id, 'only_b', { description: 'changed by A' }, new Date()))).toBeNull();
     });
 
+    it('setPayloadLogging turns off A’s action of a name B also has (B’s keeps logging), and nothing of a name only B has', async () => {
+      const changed = await world.byA(() => repository.setPayloadLogging(world.a.id, 'shared', false));
+      expect(changed).toMatchObject({ id: world.a.actions.shared.id, payloadLogging: false });
+      expect(await world.byA(() => repository.setPayloadLogging(world.a.id, 'only_b', false))).toBeNull();
+    });
+
     it('delete deletes A’s action of a name B also has, and nothing of a name only B has', async () => {
       expect(await world.byA(() => repository.delete(world.a.id, 'only_b'))).toBe(false);
       expect(await world.byA(() => repository.delete(world.a.id, 'shared'))).toBe(true);

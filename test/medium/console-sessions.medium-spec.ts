@@ -3,6 +3,7 @@ import { TenantId } from '../../src/common/tenant-id';
 import { InvalidPortalLinkError } from '../../src/console-auth/console-auth.errors';
 import { ConsoleSessionsRepository } from '../../src/console-auth/console-sessions.repository';
 import { ConsoleSessionsService } from '../../src/console-auth/console-sessions.service';
+import { PortalLink } from '../../src/console-auth/portal-link.entity';
 import { Services, TwoTenants, twoTenantSuite } from '../support/medium';
 
 /** Console rows of one tenant, read straight from the database (TwoTenants.stored does not cover them). */
@@ -82,6 +83,20 @@ describe('console sessions: tenant A never reaches tenant B (medium)', () => {
       expect((await consoleRows(world.a.id)).console_sessions).toEqual([]);
       expect(await resolvesTo(secrets.a)).toBeUndefined();
       await expectBStillSignedIn();
+    });
+
+    it('insertPortalLink refuses a link of B’s given as A’s, and stores no link', async () => {
+      const link = Object.assign(new PortalLink(), {
+        id: crypto.randomUUID(),
+        tokenHash: 'b'.repeat(64),
+        tenantId: world.b.id,
+        createdAt: new Date(),
+        expiresAt: new Date(Date.now() + 3_600_000),
+        redeemedAt: null,
+      });
+      await expect(byA(() => repository.insertPortalLink(world.a.id, link))).rejects.toThrow('A row of another tenant cannot be inserted');
+      expect(await consoleRows(world.b.id)).toEqual(bBefore);
+      expect((await consoleRows(world.a.id)).portal_links).toHaveLength(1);
     });
   });
 
