@@ -207,15 +207,21 @@ async function jest(files) {
   return { ...result, failed, passed: report.numPassedTests };
 }
 
-function apply(mutation) {
-  const path = join(copy, mutation.file);
-  const text = readFileSync(path, 'utf8');
+/** The text of `mutation.file` with every edit of `mutation` made; throws when an edit does not match exactly once. */
+function mutatedText(mutation, text) {
   let next = text;
   for (const [from, to] of mutation.edits) {
     const count = next.split(from).length - 1;
     if (count !== 1) throw new Error(`${mutation.method} (${mutation.what}): ${JSON.stringify(from)} occurs ${count} times in ${mutation.file}: the mutation is stale`);
     next = next.replace(from, () => to);
   }
+  return next;
+}
+
+function apply(mutation) {
+  const path = join(copy, mutation.file);
+  const text = readFileSync(path, 'utf8');
+  const next = mutatedText(mutation, text);
   mutated = { path, text };
   writeFileSync(path, next);
 }
@@ -267,6 +273,16 @@ function row(result) {
 }
 
 async function main() {
+  // Every mutation must still match the code before anything runs: a stale one is fixed, not measured as nothing.
+  const stale = selected.flatMap((mutation) => {
+    try {
+      mutatedText(mutation, execFileSync('git', ['show', `HEAD:${mutation.file}`], { cwd: ROOT, encoding: 'utf8' }));
+      return [];
+    } catch (error) {
+      return [error.message];
+    }
+  });
+  if (stale.length > 0) throw new Error(stale.join('\n'));
   execFileSync('git', ['worktree', 'add', '--detach', '--quiet', copy, 'HEAD'], { cwd: ROOT });
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
   console.error(`mutating ${commit} in ${copy}: ${selected.length} mutations`);
