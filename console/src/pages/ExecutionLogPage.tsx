@@ -177,7 +177,7 @@ function ExecutionLog({ title, tenantWide, listPath, detailPath, tryPath, action
                     <VisuallyHidden>Show attempts</VisuallyHidden>
                   </Table.Th>
                   <Table.Th>Time</Table.Th>
-                  {tenantWide && <Table.Th>Action</Table.Th>}
+                  {tenantWide && <Table.Th miw={160}>Action</Table.Th>}
                   <Table.Th>Status</Table.Th>
                   <Table.Th>HTTP</Table.Th>
                   <Table.Th>Duration</Table.Th>
