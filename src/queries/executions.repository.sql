@@ -21,22 +21,24 @@ WITH
         replay_of,
         payload
       )
-    VALUES
-      (
-        $1,
-        $2,
-        $3,
-        $4,
-        $5,
-        $6,
-        $7,
-        $8,
-        $9,
-        $10,
-        $11,
-        $12,
-        $13,
-        $14
+    SELECT
+      *
+    FROM
+      unnest(
+        $1::uuid[],
+        $2::uuid[],
+        $3::uuid[],
+        $4::text[],
+        $5::text[],
+        $6::integer[],
+        $7::text[],
+        $8::text[],
+        $9::integer[],
+        $10::integer[],
+        $11::jsonb[],
+        $12::timestamptz[],
+        $13::uuid[],
+        $14::text[]
       )
   ),
   p AS (
@@ -48,8 +50,16 @@ WITH
         request,
         attempts
       )
-    VALUES
-      ($15, $16, $17, $18, $19)
+    SELECT
+      *
+    FROM
+      unnest(
+        $15::uuid[],
+        $16::uuid[],
+        $17::timestamptz[],
+        $18::json[],
+        $19::json[]
+      )
   ),
   h AS (
     INSERT INTO
@@ -62,9 +72,35 @@ WITH
         failed,
         duration_histogram
       )
-    VALUES
-      ($20, $21, $22, $23, $24, $25, $26),
-      ($27, $28, $29, $30, $31, $32, $33)
+    SELECT
+      tenant_id,
+      action_id,
+      period_start,
+      executions,
+      succeeded,
+      failed,
+      histogram::integer[]
+    FROM
+      unnest(
+        $20::uuid[],
+        $21::uuid[],
+        $22::timestamptz[],
+        $23::integer[],
+        $24::integer[],
+        $25::integer[],
+        $26::text[]
+      ) WITH ORDINALITY AS r (
+        tenant_id,
+        action_id,
+        period_start,
+        executions,
+        succeeded,
+        failed,
+        histogram,
+        n
+      )
+    ORDER BY
+      n
     ON CONFLICT (tenant_id, action_id, period_start) DO UPDATE
     SET
       executions = execution_stats_hourly.executions + EXCLUDED.executions,
@@ -85,9 +121,35 @@ INSERT INTO
     failed,
     duration_histogram
   )
-VALUES
-  ($34, $35, $36, $37, $38, $39, $40),
-  ($41, $42, $43, $44, $45, $46, $47)
+SELECT
+  tenant_id,
+  action_id,
+  period_start,
+  executions,
+  succeeded,
+  failed,
+  histogram::integer[]
+FROM
+  unnest(
+    $27::uuid[],
+    $28::uuid[],
+    $29::timestamptz[],
+    $30::integer[],
+    $31::integer[],
+    $32::integer[],
+    $33::text[]
+  ) WITH ORDINALITY AS r (
+    tenant_id,
+    action_id,
+    period_start,
+    executions,
+    succeeded,
+    failed,
+    histogram,
+    n
+  )
+ORDER BY
+  n
 ON CONFLICT (tenant_id, action_id, period_start) DO UPDATE
 SET
   executions = execution_stats_daily.executions + EXCLUDED.executions,
