@@ -141,6 +141,14 @@ async function answered<T>(database: FakeDatabase, read: Promise<T>): Promise<T>
 describe('ReadModel: one statement, the change log, and what memory may answer', () => {
   beforeAll(() => Logger.overrideLogger(false));
 
+  it('answers each load of a statement with its own key’s rows: two tenants’ actions read together stay apart', async () => {
+    const { database, actions } = setUp();
+    database.rows.set(`actions:${tenant}`, [{ name: 'of the tenant' }]);
+    database.rows.set(`actions:${other}`, [{ name: 'of the other' }]);
+    expect(await answered(database, Promise.all([actions.get(tenant), actions.get(other)]))).toEqual([['of the tenant'], ['of the other']]);
+    expect(database.sent.map((parameters) => parameters.slice(1))).toEqual([[[tenant, other]]]);
+  });
+
   it('loads what is missing in one statement, with what is loaded along with it, and keeps it', async () => {
     const { database, statuses, actions, standings } = setUp();
     database.rows.set(`tenants:${tenant}`, [{ status: 'active' }]);

@@ -38,6 +38,12 @@ describe('actions: tenant A never reaches tenant B (medium)', () => {
       expect(listed.map((action) => action.id)).toEqual([world.a.actions.shared.id]);
     });
 
+    it('actionsOfTenant of A and of B, read in one statement of the read model, gives each its own actions', async () => {
+      const [ofA, ofB] = await Promise.all([repository.actionsOfTenant(world.a.id), repository.actionsOfTenant(world.b.id)]);
+      expect(ofA.map((action) => action.id)).toEqual([world.a.actions.shared.id]);
+      expect(ofB.map((action) => action.id)).toEqual([world.b.actions.only_b.id, world.b.actions.shared.id]);
+    });
+
     it('findByName finds A’s action of a name B also has, and none of a name only B has', async () => {
       expect((await world.byA(() => repository.findByName(world.a.id, 'shared')))?.id).toBe(world.a.actions.shared.id);
       expect(await world.byA(() => repository.findByName(world.a.id, 'only_b'))).toBeNull();
