@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { TenantId } from '../common/tenant-id';
@@ -24,6 +24,8 @@ const MAX_BATCH = 100;
 export const TENANT_TOTAL = '00000000-0000-0000-0000-000000000000';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
+/** "prepared statement ... does not exist" and "... already exists": a pooler gave another server connection. */
+const PREPARED_STATEMENT_LOST = new Set(['26000', '42P05']);
 /** PostgreSQL's "no partition of relation ... found for row" (a check violation on the partition key). */
 const NO_PARTITION = /no partition of relation/;
 
@@ -112,6 +114,9 @@ const LIST_SQL = new Map<string, TenantStatement<unknown[], ExecutionRow>>();
 export class ExecutionsRepository implements OnApplicationShutdown {
   /** Outcomes are a delivery log: written with asynchronous commits where the database allows a second pool. */
   private readonly logPool?: Pool;
+  /** The log's two statements are prepared on its connections, unless a pooler in between loses them. */
+  private prepare = true;
+  private readonly logger = new Logger('ExecutionLog');
   /** Executions finishing together are stored with one multi-row INSERT (see BatchQueue). */
   private readonly inserts = new BatchQueue<ExecutionToStore, 'stored'>((batch) => this.insertBatch(batch), MAX_BATCH);
 
@@ -262,7 +267,20 @@ export class ExecutionsRepository implements OnApplicationShutdown {
   private async insertRows(batch: ExecutionToStore[]): Promise<void> {
     const { name, sql, values } = insertStatement(batch);
     const insert = globalStatement<unknown[]>('executions finishing together are stored in one statement, whatever their tenants; each row carries its own', sql);
-    const run = () => (this.logPool ? this.logPool.query({ name, text: insert.text, values }) : this.pool.query(insert, values));
+    const run = async () => {
+      if (!this.logPool) return this.pool.query(insert, values);
+      if (!this.prepare) return this.logPool.query(insert.text, values);
+      try {
+        return await this.logPool.query({ name, text: insert.text, values });
+      } catch (error) {
+        if (!PREPARED_STATEMENT_LOST.has((error as { code?: string }).code ?? '')) throw error;
+        // A pooler in transaction mode that does not keep prepared statements (PgBouncer before 1.21, or without
+        // max_prepared_statements) hands the next transaction another server connection: unprepared from now on.
+        this.prepare = false;
+        this.logger.warn({ code: (error as { code?: string }).code }, 'the database connection lost a prepared statement (a pooler in transaction mode?): the log is written without prepared statements');
+        return this.logPool.query(insert.text, values);
+      }
+    };
     try {
       await run();
     } catch (error) {
