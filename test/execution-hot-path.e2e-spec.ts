@@ -1,10 +1,10 @@
 import { ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
-import { ExecutionLogMaintenance } from '../src/executions/execution-log-maintenance';
 import { ExecutionsRepository } from '../src/executions/executions.repository';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { ok, Receiver } from './support/receiver';
 import { expectSignedOnlyWith } from './support/signatures';
+import { runMaintenance } from './support/maintenance';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -93,7 +93,7 @@ describe('the execution hot path: reused definitions and grouped inserts', () =>
     expect(response.status).toBe(200);
     expect(response.body.execution).toMatchObject({ action_name: name, status: 'succeeded', http_status: 200 });
     // Stored after the action's history was queued for purging: the next maintenance run takes it too.
-    await service.app.get(ExecutionLogMaintenance).run();
+    expect((await runMaintenance(service.app)).ran).toBe(true);
     const stored = await service.app.get(DataSource).query('SELECT count(*)::int AS n FROM executions WHERE id = $1', [response.body.execution.id]);
     expect(stored).toEqual([{ n: 0 }]);
   });

@@ -9,6 +9,7 @@ import { redeemPortalLink, withSession } from './support/console-session';
 import { call } from './support/http';
 import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
 import { seedExecutions } from './support/log-seed';
+import { runMaintenance } from './support/maintenance';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Answers the registration test with 200 and every execution with `behaviour`. */
@@ -520,7 +521,7 @@ describe('the delivery log', () => {
       await seed(action, 2_000, new Date(Date.now() - 1_000));
       const deleted = await gateway(testApp, 'DELETE', `/actions/${action.name}`, { token: tenant.jwt });
       expect(deleted.status).toBe(204);
-      await testApp.app.get(ExecutionLogMaintenance).run();
+      expect((await runMaintenance(testApp.app)).ran).toBe(true);
       const left = async (table: string) =>
         (await dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1 AND ${table === 'execution_payloads' ? 'true' : 'action_id = $2'}`, table === 'execution_payloads' ? [tenant.tenantId] : [tenant.tenantId, action.id]))[0].n;
       expect(await left('executions')).toBe(0);
@@ -551,7 +552,7 @@ describe('the delivery log', () => {
           statuses.push(listed.status, executed.status);
         }
       })();
-      const report = await testApp.app.get(ExecutionLogMaintenance).run(true);
+      const report = await runMaintenance(testApp.app, true);
       running = false;
       await load;
       expect(report.ran).toBe(true);
