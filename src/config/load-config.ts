@@ -68,7 +68,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE ?? 10,
     databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS ?? 10_000,
-    readModelCacheMb: env.READ_MODEL_CACHE_MB ?? 64,
+    readModelCacheMb: env.READ_MODEL_CACHE_MB ?? 32,
     dataDir,
     redisUrl: env.REDIS_URL,
     jwt: {
