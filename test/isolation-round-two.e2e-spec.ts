@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { SchemaSandbox } from '../src/actions/schema/schema-sandbox';
 import { CredentialsRetention } from '../src/admin/credentials-retention';
 import { loadConfig } from '../src/config/load-config';
+import { listedTenantsAmong } from './support/tenant-list';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -285,9 +286,12 @@ describe('tenant isolation, round two (issue 27)', () => {
       for (let i = 0; i < 5; i++) made.push((await admin(testApp, 'POST', '/tenants', { name: `paged-${i}` })).body.tenant.id);
       // Page through in at least four pages, newest first, with a tenant made after the first page: it belongs
       // before the first page, so the walk neither shows it nor shifts anything else; a new walk starts with it.
+      // On a shared database other suites make (and may delete) tenants all the while: the walk is checked against
+      // the tenants that were there before it began and still are after it, and against ours.
       const database = testApp.app.get(DataSource);
-      const total = (await database.query('SELECT count(*)::int AS n FROM tenants'))[0].n as number;
-      const limit = Math.min(100, Math.max(2, Math.ceil(total / 4)));
+      const ordered = async () => ((await database.query('SELECT id FROM tenants ORDER BY created_at DESC, id DESC')) as Array<{ id: string }>).map((row) => row.id);
+      const before = await ordered();
+      const limit = Math.min(100, Math.max(2, Math.ceil(before.length / 4)));
       const seen: string[] = [];
       let cursor: string | null = null;
       let late: string | undefined;
@@ -297,10 +301,16 @@ describe('tenant isolation, round two (issue 27)', () => {
         cursor = response.body.next_cursor;
         late ??= (await admin(testApp, 'POST', '/tenants', { name: 'paged-late' })).body.tenant.id;
       } while (cursor !== null);
-      const all = (await database.query('SELECT id FROM tenants ORDER BY created_at DESC, id DESC')).map((row: { id: string }) => row.id);
-      expect(seen).toEqual(all.filter((id: string) => id !== late));
-      expect(seen.slice(0, 5)).toEqual([...made].reverse());
-      expect((await admin(testApp, 'GET', '/tenants?limit=1')).body.tenants.map((tenant: { id: string }) => tenant.id)).toEqual([late]);
+      const all = await ordered();
+      const [allSet, seenSet] = [new Set(all), new Set(seen)];
+      const stayed = new Set(before.filter((id) => allSet.has(id)));
+      expect(seenSet.size).toBe(seen.length); // nothing repeats
+      expect(seen).not.toContain(late);
+      expect(seen.filter((id) => stayed.has(id))).toEqual(all.filter((id) => stayed.has(id))); // nothing skipped, in order
+      expect(seen.filter((id) => allSet.has(id))).toEqual(all.filter((id) => seenSet.has(id))); // the rest in order too
+      expect(seen.filter((id) => made.includes(id))).toEqual([...made].reverse());
+      // A new walk lists the late one, before ours (newest first).
+      expect((await listedTenantsAmong(testApp, [late!, ...made])).map((tenant) => tenant.id)).toEqual([late, ...[...made].reverse()]);
 
       const owner = await createTenant(testApp);
       const names = ['b_two', 'a_one', 'c_three', 'd_four'];
