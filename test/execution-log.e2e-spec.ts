@@ -579,7 +579,8 @@ describe('the delivery log', () => {
           await sql(`SELECT pg_advisory_unlock(${0x61677702})`);
         });
       }
-      expect((await maintenance.run(true)).ran).toBe(true);
+      // Once let go, a run takes the lock (on a shared database, once another worker's replica has ended its own run).
+      expect((await runMaintenance(testApp.app, true)).ran).toBe(true);
     });
   });
 });
