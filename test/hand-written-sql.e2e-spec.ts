@@ -11,10 +11,10 @@ import { COLUMNS as EXECUTION_COLUMNS } from '../src/executions/executions.repos
 import { Tenant } from '../src/tenancy/tenant.entity';
 import { TenancyService } from '../src/tenancy/tenancy.service';
 import { TenantsRepository } from '../src/tenancy/tenants.repository';
-import { TENANT_STATUS_COLUMNS } from '../src/tenancy/tenants.sql';
+import { TENANT_COLUMNS, TENANT_STATUS_COLUMNS } from '../src/tenancy/tenants.sql';
 import { HmacKey } from '../src/webhooks/hmac-key.entity';
 import { HmacKeysRepository } from '../src/webhooks/hmac-keys.repository';
-import { SIGNING_KEY_COLUMNS } from '../src/webhooks/hmac-keys.sql';
+import { HMAC_KEY_COLUMNS, SIGNING_KEY_COLUMNS } from '../src/webhooks/hmac-keys.sql';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { Receiver } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
@@ -50,6 +50,8 @@ describe('hand-written SQL agrees with the entities', () => {
   it('lists every column of the tables it reads whole or writes', () => {
     expect([...ACTION_COLUMNS].sort()).toEqual(columnsOf(Action));
     expect([...API_TOKEN_COLUMNS].sort()).toEqual(columnsOf(ApiToken));
+    expect([...TENANT_COLUMNS].sort()).toEqual(columnsOf(Tenant));
+    expect([...HMAC_KEY_COLUMNS].sort()).toEqual(columnsOf(HmacKey));
     expect(EXECUTION_COLUMNS.split(', ').sort()).toEqual(columnsOf(Execution));
   });
 
@@ -81,6 +83,18 @@ describe('hand-written SQL agrees with the entities', () => {
     const keys = await dataSource.getRepository(HmacKey).find({ where: { tenantId, revokedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' } });
     expect(await service.app.get(HmacKeysRepository).activeKeys(tenantId)).toEqual(keys.map(({ id, keyCiphertext }) => ({ id, keyCiphertext })));
     expect(keys).toHaveLength(2);
+
+    // The management lists' pages, each row with its exact position.
+    const stored = await dataSource.getRepository(Tenant).findOneByOrFail({ id: tenantId });
+    const [position] = await dataSource.query('SELECT created_at::text AS position FROM tenants WHERE id = $1', [tenantId]);
+    // Just after the tenant: its time, and an id above every other.
+    const after = { createdAt: position.position as string, id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
+    expect((await service.app.get(TenantsRepository).listPage(100, after)).find((listed) => listed.row.id === tenantId)).toEqual({ row: stored, position: { createdAt: position.position, id: tenantId } });
+    const listedTokens = await service.app.get(ApiTokensRepository).listPage(tenantId, 100);
+    expect(listedTokens.map(({ row }) => row)).toEqual(await dataSource.getRepository(ApiToken).find({ where: { tenantId }, order: { createdAt: 'DESC', id: 'DESC' } }));
+    const listedKeys = await service.app.get(HmacKeysRepository).listPage(tenantId, 100);
+    expect(listedKeys.map(({ row }) => row)).toEqual(await dataSource.getRepository(HmacKey).find({ where: { tenantId }, order: { createdAt: 'DESC', id: 'DESC' } }));
+    expect(listedKeys).toHaveLength(2);
   });
 
   it('reads what is missing, or does not exist, as nothing', async () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, Equal, IsNull, LessThan, MoreThan } from 'typeorm';
+import { DataSource, IsNull, LessThan, MoreThan } from 'typeorm';
+import { Positioned, TimePosition } from '../common/paged-list';
 import { TenantId } from '../common/tenant-id';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
@@ -10,7 +11,7 @@ import { TenantStatus } from '../tenancy/tenant.entity';
 import { withTenantLock } from '../tenancy/tenant-lock';
 import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { ApiToken } from './api-token.entity';
-import { TOKEN_BY_HASH_SQL, TOKEN_STANDING_SQL, TRIM_DEAD_TOKENS_SQL } from './api-tokens.sql';
+import { StoredApiTokenRow, TOKEN_BY_HASH_SQL, TOKEN_STANDING_SQL, TOKENS_FIRST_PAGE_SQL, TOKENS_PAGE_AFTER_SQL, TRIM_DEAD_TOKENS_SQL } from './api-tokens.sql';
 
 export interface ApiTokenWithTenantStatus {
   token: ApiToken;
@@ -77,11 +78,16 @@ export class ApiTokensRepository {
     });
   }
 
-  /** At most `limit` of the tenant's tokens, newest first, from after `after` on. */
-  @GenerateSql({ name: 'first page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT] }, { name: 'next page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT, { createdAt: DummyValue.DATE, id: DummyValue.UUID }] })
-  listPage(tenantId: TenantId, limit: number, after?: { createdAt: Date; id: string }): Promise<ApiToken[]> {
-    const where = after && [{ createdAt: LessThan(after.createdAt) }, { createdAt: Equal(after.createdAt), id: LessThan(after.id) }];
-    return this.tokens.for(tenantId).find({ where, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  /** At most `limit` of the tenant's tokens, newest first, strictly after `after` (exact: TimePosition), each with its position. */
+  @GenerateSql(
+    { name: 'first page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT] },
+    { name: 'next page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT, { createdAt: DummyValue.POSITION, id: DummyValue.UUID }] },
+  )
+  async listPage(tenantId: TenantId, limit: number, after?: TimePosition): Promise<Positioned<ApiToken>[]> {
+    const rows = after
+      ? await this.pool.query(TOKENS_PAGE_AFTER_SQL, [tenantId, after.createdAt, after.id, limit])
+      : await this.pool.query(TOKENS_FIRST_PAGE_SQL, [tenantId, limit]);
+    return rows.map((row) => ({ row: toApiToken(row), position: { createdAt: row.position, id: row.id } }));
   }
 
   @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID] })
@@ -105,19 +111,7 @@ export class ApiTokensRepository {
   async findByHashWithTenantStatus(tokenHash: string): Promise<ApiTokenWithTenantStatus | null> {
     const rows = await this.pool.query(TOKEN_BY_HASH_SQL, [tokenHash]);
     if (rows.length === 0) return null;
-    const [row] = rows;
-    const token = Object.assign(new ApiToken(), {
-      id: row.id,
-      tenantId: row.tenant_id,
-      name: row.name,
-      prefix: row.prefix,
-      tokenHash: row.token_hash,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      lastUsedAt: row.last_used_at,
-      revokedAt: row.revoked_at,
-    });
-    return { token, tenantStatus: row.tenant_status };
+    return { token: toApiToken(rows[0]), tenantStatus: rows[0].tenant_status };
   }
 
   /** Deletes every tenant's tokens revoked, or expired, before `cutoff`; how many went. */
@@ -133,4 +127,18 @@ export class ApiTokensRepository {
   async touchLastUsed(id: string, at: Date): Promise<void> {
     await this.tokens.acrossTenants('the bearer check found the token by its id').update({ id }, { lastUsedAt: at });
   }
+}
+
+function toApiToken(row: StoredApiTokenRow): ApiToken {
+  return Object.assign(new ApiToken(), {
+    id: row.id,
+    tenantId: row.tenant_id,
+    name: row.name,
+    prefix: row.prefix,
+    tokenHash: row.token_hash,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  });
 }

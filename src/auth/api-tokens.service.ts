@@ -3,7 +3,7 @@ import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { InvalidRequestError } from '../common/common.errors';
 import { PageCursors } from '../common/page-cursors';
-import { Page, PagedList, PageQuery } from '../common/paged-list';
+import { NewestFirstList, Page, PageQuery } from '../common/paged-list';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { isUuid } from '../common/uuid';
 import { ReadModel } from '../database/read-model';
@@ -35,7 +35,7 @@ const LIST = 'api tokens';
 export class ApiTokensService {
   /** Every token's standing, for the bearer check, served from memory and kept exact across replicas (ReadModel). */
   private readonly standings: ReadThroughCache<string, TokenStanding | null>;
-  private readonly pages: PagedList;
+  private readonly pages: NewestFirstList;
 
   constructor(
     private readonly tokens: ApiTokensRepository,
@@ -45,7 +45,7 @@ export class ApiTokensService {
     readModel: ReadModel,
     cursors: PageCursors,
   ) {
-    this.pages = new PagedList(cursors, LIST, 2);
+    this.pages = new NewestFirstList(cursors, LIST);
     this.standings = readModel.cache({ name: 'api_tokens', table: 'api_tokens', sizeOf: () => STANDING_BYTES, query: TOKEN_STANDING });
   }
 
@@ -73,11 +73,10 @@ export class ApiTokensService {
     return { ...this.map(entity), token };
   }
 
-  /** A page of the tenant's tokens, newest first (PagedList: `limit`, `cursor`). */
+  /** A page of the tenant's tokens, newest first (NewestFirstList: `limit`, `cursor`). */
   async list(tenantId: TenantId, query?: PageQuery): Promise<Page<ApiTokenDto>> {
     const { limit, after } = this.pages.open(tenantId, query);
-    const rows = await this.tokens.listPage(tenantId, limit + 1, after && { createdAt: new Date(after[0]), id: after[1] });
-    const page = this.pages.close(tenantId, rows, limit, (token) => [token.createdAt.toISOString(), token.id]);
+    const page = this.pages.close(tenantId, await this.tokens.listPage(tenantId, limit + 1, after), limit);
     return { items: page.items.map((token) => this.map(token)), nextCursor: page.nextCursor };
   }
 

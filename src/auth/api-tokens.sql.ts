@@ -6,8 +6,8 @@ import { globalStatement } from '../database/statement';
 import { tenantStatement } from '../tenancy/tenant-statement';
 import type { TenantStatus } from '../tenancy/tenant.entity';
 
-/** A row of `api_tokens`, with its tenant's status. */
-export interface ApiTokenRow {
+/** A row of `api_tokens`. */
+export interface StoredApiTokenRow {
   id: string;
   tenant_id: string;
   name: string;
@@ -17,6 +17,10 @@ export interface ApiTokenRow {
   expires_at: Date | null;
   last_used_at: Date | null;
   revoked_at: Date | null;
+}
+
+/** A row of `api_tokens`, with its tenant's status. */
+export interface ApiTokenRow extends StoredApiTokenRow {
   tenant_status: TenantStatus;
 }
 
@@ -51,4 +55,12 @@ export const TRIM_DEAD_TOKENS_SQL = tenantStatement<[now: Date, kept: number]>(
   'DELETE FROM api_tokens WHERE tenant_id = $1 AND id IN (' +
     'SELECT id FROM api_tokens WHERE tenant_id = $1 AND (revoked_at IS NOT NULL OR expires_at <= $2) ' +
     'ORDER BY created_at DESC, id DESC OFFSET $3)',
+);
+
+const LISTED_TOKEN = `SELECT ${API_TOKEN_COLUMNS.join(', ')}, created_at::text AS position FROM api_tokens WHERE tenant_id = $1`;
+/** The tenant's newest tokens, with their `created_at` as PostgreSQL spells it (`position`, TimePosition). */
+export const TOKENS_FIRST_PAGE_SQL = tenantStatement<[limit: number], StoredApiTokenRow & { position: string }>(`${LISTED_TOKEN} ORDER BY created_at DESC, id DESC LIMIT $2`);
+/** The tenant's tokens after a position, exact to the microsecond. */
+export const TOKENS_PAGE_AFTER_SQL = tenantStatement<[createdAt: string, id: string, limit: number], StoredApiTokenRow & { position: string }>(
+  `${LISTED_TOKEN} AND (created_at, id) < ($2::timestamptz, $3::uuid) ORDER BY created_at DESC, id DESC LIMIT $4`,
 );

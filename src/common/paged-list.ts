@@ -10,6 +10,23 @@ export interface PageQuery {
   cursor?: string;
 }
 
+/**
+ * Where a list ordered newest first by `(created_at, id)` goes on: the last row's `created_at` as PostgreSQL spells
+ * it (`created_at::text`, to the microsecond, with its offset; read back as `::timestamptz`) and its id. Not a Date:
+ * a Date keeps milliseconds, and a position cut to them skips the rows between the cut and the real time, ties
+ * included, whenever `created_at` has microseconds (written by SQL `now()`, an import, a restore).
+ */
+export interface TimePosition {
+  createdAt: string;
+  id: string;
+}
+
+/** A row of a list ordered by `(created_at, id)`, with its exact position. */
+export interface Positioned<T> {
+  row: T;
+  position: TimePosition;
+}
+
 /** A page: its items, and the cursor of the next one (null at the end of the list). */
 export interface Page<T> {
   items: T[];
@@ -56,5 +73,29 @@ export class PagedList {
     if (rows.length <= limit) return { items: rows, nextCursor: null };
     const items = rows.slice(0, limit);
     return { items, nextCursor: this.cursors.make(this.list, scope, positionOf(items[items.length - 1])) };
+  }
+}
+
+/**
+ * A PagedList newest first by `(created_at, id)` (tenants, a tenant's API tokens and HMAC keys): its positions are
+ * TimePositions. A cursor of the format before them (the time to the millisecond, as ISO 8601) reads as one too.
+ */
+export class NewestFirstList {
+  private readonly pages: PagedList;
+
+  constructor(cursors: PageCursors, list: string) {
+    this.pages = new PagedList(cursors, list, 2);
+  }
+
+  /** As PagedList.open, with the position as a TimePosition. */
+  open(scope: string, query?: PageQuery): { limit: number; after?: TimePosition } {
+    const { limit, after } = this.pages.open(scope, query);
+    return { limit, after: after && { createdAt: after[0], id: after[1] } };
+  }
+
+  /** As PagedList.close: the page of `rows`, with the cursor after the exact position of its last item. */
+  close<T>(scope: string, rows: Positioned<T>[], limit: number): Page<T> {
+    const page = this.pages.close(scope, rows, limit, ({ position }) => [position.createdAt, position.id]);
+    return { items: page.items.map(({ row }) => row), nextCursor: page.nextCursor };
   }
 }

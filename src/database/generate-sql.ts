@@ -24,6 +24,8 @@ export const DummyValue = {
   STRING: 'example',
   HASH: 'f'.repeat(64),
   DATE: new Date('2026-01-01T00:00:00.000Z'),
+  /** A `created_at` as PostgreSQL spells it (`created_at::text`): a list's exact position (TimePosition). */
+  POSITION: '2026-01-01 00:00:00.123456+00',
   LIMIT: 100,
 } as const;
 

@@ -73,59 +73,48 @@ COMMIT;
 
 -- ApiTokensRepository.listPage (first page)
 SELECT
-  "ApiToken"."id" AS "ApiToken_id",
-  "ApiToken"."tenant_id" AS "ApiToken_tenant_id",
-  "ApiToken"."name" AS "ApiToken_name",
-  "ApiToken"."prefix" AS "ApiToken_prefix",
-  "ApiToken"."token_hash" AS "ApiToken_token_hash",
-  "ApiToken"."created_at" AS "ApiToken_created_at",
-  "ApiToken"."expires_at" AS "ApiToken_expires_at",
-  "ApiToken"."last_used_at" AS "ApiToken_last_used_at",
-  "ApiToken"."revoked_at" AS "ApiToken_revoked_at"
+  id,
+  tenant_id,
+  name,
+  prefix,
+  token_hash,
+  created_at,
+  expires_at,
+  last_used_at,
+  revoked_at,
+  created_at::text AS position
 FROM
-  "api_tokens" "ApiToken"
+  api_tokens
 WHERE
-  (("ApiToken"."tenant_id" = $1))
+  tenant_id = $1
 ORDER BY
-  "ApiToken"."created_at" DESC,
-  "ApiToken"."id" DESC
+  created_at DESC,
+  id DESC
 LIMIT
-  100;
+  $2;
 
 -- ApiTokensRepository.listPage (next page)
 SELECT
-  "ApiToken"."id" AS "ApiToken_id",
-  "ApiToken"."tenant_id" AS "ApiToken_tenant_id",
-  "ApiToken"."name" AS "ApiToken_name",
-  "ApiToken"."prefix" AS "ApiToken_prefix",
-  "ApiToken"."token_hash" AS "ApiToken_token_hash",
-  "ApiToken"."created_at" AS "ApiToken_created_at",
-  "ApiToken"."expires_at" AS "ApiToken_expires_at",
-  "ApiToken"."last_used_at" AS "ApiToken_last_used_at",
-  "ApiToken"."revoked_at" AS "ApiToken_revoked_at"
+  id,
+  tenant_id,
+  name,
+  prefix,
+  token_hash,
+  created_at,
+  expires_at,
+  last_used_at,
+  revoked_at,
+  created_at::text AS position
 FROM
-  "api_tokens" "ApiToken"
+  api_tokens
 WHERE
-  (
-    (
-      (
-        ("ApiToken"."tenant_id" = $1)
-        AND ("ApiToken"."created_at" < $2)
-      )
-    )
-    OR (
-      (
-        ("ApiToken"."tenant_id" = $3)
-        AND ("ApiToken"."created_at" = $4)
-        AND ("ApiToken"."id" < $5)
-      )
-    )
-  )
+  tenant_id = $1
+  AND (created_at, id) < ($2::timestamptz, $3::uuid)
 ORDER BY
-  "ApiToken"."created_at" DESC,
-  "ApiToken"."id" DESC
+  created_at DESC,
+  id DESC
 LIMIT
-  100;
+  $4;
 
 -- ApiTokensRepository.findByTenantAndId
 SELECT

@@ -111,51 +111,40 @@ COMMIT;
 
 -- HmacKeysRepository.listPage (first page)
 SELECT
-  "HmacKey"."id" AS "HmacKey_id",
-  "HmacKey"."tenant_id" AS "HmacKey_tenant_id",
-  "HmacKey"."key_ciphertext" AS "HmacKey_key_ciphertext",
-  "HmacKey"."created_at" AS "HmacKey_created_at",
-  "HmacKey"."revoked_at" AS "HmacKey_revoked_at"
+  id,
+  tenant_id,
+  key_ciphertext,
+  created_at,
+  revoked_at,
+  created_at::text AS position
 FROM
-  "hmac_keys" "HmacKey"
+  hmac_keys
 WHERE
-  (("HmacKey"."tenant_id" = $1))
+  tenant_id = $1
 ORDER BY
-  "HmacKey"."created_at" DESC,
-  "HmacKey"."id" DESC
+  created_at DESC,
+  id DESC
 LIMIT
-  100;
+  $2;
 
 -- HmacKeysRepository.listPage (next page)
 SELECT
-  "HmacKey"."id" AS "HmacKey_id",
-  "HmacKey"."tenant_id" AS "HmacKey_tenant_id",
-  "HmacKey"."key_ciphertext" AS "HmacKey_key_ciphertext",
-  "HmacKey"."created_at" AS "HmacKey_created_at",
-  "HmacKey"."revoked_at" AS "HmacKey_revoked_at"
+  id,
+  tenant_id,
+  key_ciphertext,
+  created_at,
+  revoked_at,
+  created_at::text AS position
 FROM
-  "hmac_keys" "HmacKey"
+  hmac_keys
 WHERE
-  (
-    (
-      (
-        ("HmacKey"."tenant_id" = $1)
-        AND ("HmacKey"."created_at" < $2)
-      )
-    )
-    OR (
-      (
-        ("HmacKey"."tenant_id" = $3)
-        AND ("HmacKey"."created_at" = $4)
-        AND ("HmacKey"."id" < $5)
-      )
-    )
-  )
+  tenant_id = $1
+  AND (created_at, id) < ($2::timestamptz, $3::uuid)
 ORDER BY
-  "HmacKey"."created_at" DESC,
-  "HmacKey"."id" DESC
+  created_at DESC,
+  id DESC
 LIMIT
-  100;
+  $4;
 
 -- HmacKeysRepository.listActive
 SELECT

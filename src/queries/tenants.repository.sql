@@ -69,43 +69,37 @@ LIMIT
 
 -- TenantsRepository.listPage (first page)
 SELECT
-  "Tenant"."id" AS "Tenant_id",
-  "Tenant"."name" AS "Tenant_name",
-  "Tenant"."status" AS "Tenant_status",
-  "Tenant"."created_at" AS "Tenant_created_at",
-  "Tenant"."updated_at" AS "Tenant_updated_at"
+  id,
+  name,
+  status,
+  created_at,
+  updated_at,
+  created_at::text AS position
 FROM
-  "tenants" "Tenant"
+  tenants
 ORDER BY
-  "Tenant"."created_at" DESC,
-  "Tenant"."id" DESC
+  created_at DESC,
+  id DESC
 LIMIT
-  100;
+  $1;
 
 -- TenantsRepository.listPage (next page)
 SELECT
-  "Tenant"."id" AS "Tenant_id",
-  "Tenant"."name" AS "Tenant_name",
-  "Tenant"."status" AS "Tenant_status",
-  "Tenant"."created_at" AS "Tenant_created_at",
-  "Tenant"."updated_at" AS "Tenant_updated_at"
+  id,
+  name,
+  status,
+  created_at,
+  updated_at,
+  created_at::text AS position
 FROM
-  "tenants" "Tenant"
+  tenants
 WHERE
-  (
-    ((("Tenant"."created_at" < $1)))
-    OR (
-      (
-        ("Tenant"."created_at" = $2)
-        AND ("Tenant"."id" < $3)
-      )
-    )
-  )
+  (created_at, id) < ($1::timestamptz, $2::uuid)
 ORDER BY
-  "Tenant"."created_at" DESC,
-  "Tenant"."id" DESC
+  created_at DESC,
+  id DESC
 LIMIT
-  100;
+  $3;
 
 -- TenantsRepository.insert
 INSERT INTO

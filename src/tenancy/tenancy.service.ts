@@ -3,7 +3,7 @@ import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { PageCursors } from '../common/page-cursors';
-import { Page, PagedList, PageQuery } from '../common/paged-list';
+import { NewestFirstList, Page, PageQuery } from '../common/paged-list';
 import { isUuid } from '../common/uuid';
 import { ReadModel } from '../database/read-model';
 import { AsOf } from '../database/read-scope';
@@ -23,7 +23,7 @@ const OPERATORS = 'operator';
 export class TenancyService {
   /** Every tenant's status, for the bearer check, served from memory and kept exact across replicas (ReadModel). */
   private readonly statuses: ReadThroughCache<string, TenantStatus | null>;
-  private readonly pages: PagedList;
+  private readonly pages: NewestFirstList;
 
   constructor(
     private readonly tenants: TenantsRepository,
@@ -32,7 +32,7 @@ export class TenancyService {
     readModel: ReadModel,
     cursors: PageCursors,
   ) {
-    this.pages = new PagedList(cursors, 'tenants', 2);
+    this.pages = new NewestFirstList(cursors, 'tenants');
     this.statuses = readModel.cache({ name: 'tenants', table: 'tenants', sizeOf: () => STATUS_BYTES, query: TENANT_STATUS });
   }
 
@@ -43,11 +43,10 @@ export class TenancyService {
     return this.map(tenant);
   }
 
-  /** A page of the tenants, newest first (PagedList: `limit`, `cursor`); for operators only. */
+  /** A page of the tenants, newest first (NewestFirstList: `limit`, `cursor`); for operators only. */
   async list(query?: PageQuery): Promise<Page<TenantDto>> {
     const { limit, after } = this.pages.open(OPERATORS, query);
-    const rows = await this.tenants.listPage(limit + 1, after && { createdAt: new Date(after[0]), id: after[1] });
-    const page = this.pages.close(OPERATORS, rows, limit, (tenant) => [tenant.createdAt.toISOString(), tenant.id]);
+    const page = this.pages.close(OPERATORS, await this.tenants.listPage(limit + 1, after), limit);
     return { items: page.items.map((tenant) => this.map(tenant)), nextCursor: page.nextCursor };
   }
 

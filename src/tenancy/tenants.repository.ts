@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, Equal, LessThan, Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { Positioned, TimePosition } from '../common/paged-list';
+import { DatabasePool } from '../database/database-pool';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { ReadModel } from '../database/read-model';
 import { ReadModelQuery } from '../database/read-through-cache';
 import { Tenant, TenantStatus } from './tenant.entity';
-import { TENANT_STATUS_SQL } from './tenants.sql';
+import { ListedTenantRow, TENANT_STATUS_SQL, TENANTS_FIRST_PAGE_SQL, TENANTS_PAGE_AFTER_SQL } from './tenants.sql';
 
 export type TenantChanges = Partial<Pick<Tenant, 'name' | 'status'>>;
 
@@ -22,6 +24,7 @@ export class TenantsRepository {
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly readModel: ReadModel,
+    private readonly pool: DatabasePool,
   ) {
     this.tenants = dataSource.getRepository(Tenant);
   }
@@ -37,11 +40,11 @@ export class TenantsRepository {
     return this.tenants.findOneBy({ id });
   }
 
-  /** At most `limit` tenants, newest first, from after `after` on. */
-  @GenerateSql({ name: 'first page', params: [DummyValue.LIMIT] }, { name: 'next page', params: [DummyValue.LIMIT, { createdAt: DummyValue.DATE, id: DummyValue.UUID }] })
-  listPage(limit: number, after?: { createdAt: Date; id: string }): Promise<Tenant[]> {
-    const where = after && [{ createdAt: LessThan(after.createdAt) }, { createdAt: Equal(after.createdAt), id: LessThan(after.id) }];
-    return this.tenants.find({ where, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  /** At most `limit` tenants, newest first, strictly after `after` (exact: TimePosition), each with its position. */
+  @GenerateSql({ name: 'first page', params: [DummyValue.LIMIT] }, { name: 'next page', params: [DummyValue.LIMIT, { createdAt: DummyValue.POSITION, id: DummyValue.UUID }] })
+  async listPage(limit: number, after?: TimePosition): Promise<Positioned<Tenant>[]> {
+    const rows = after ? await this.pool.query(TENANTS_PAGE_AFTER_SQL, [after.createdAt, after.id, limit]) : await this.pool.query(TENANTS_FIRST_PAGE_SQL, [limit]);
+    return rows.map((row) => ({ row: toTenant(row), position: { createdAt: row.position, id: row.id } }));
   }
 
   @GenerateSql({ params: [{ id: DummyValue.OTHER_TENANT_ID, name: DummyValue.STRING, status: 'active', createdAt: DummyValue.DATE, updatedAt: DummyValue.DATE }] })
@@ -67,4 +70,8 @@ export class TenantsRepository {
     }
     return this.findById(id);
   }
+}
+
+function toTenant(row: ListedTenantRow): Tenant {
+  return Object.assign(new Tenant(), { id: row.id, name: row.name, status: row.status, createdAt: row.created_at, updatedAt: row.updated_at });
 }

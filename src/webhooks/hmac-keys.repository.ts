@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, Equal, IsNull, LessThan } from 'typeorm';
+import { DataSource, IsNull, LessThan } from 'typeorm';
+import { Positioned, TimePosition } from '../common/paged-list';
 import { TenantId } from '../common/tenant-id';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
@@ -9,7 +10,7 @@ import { ReadModelQuery } from '../database/read-through-cache';
 import { withTenantLock } from '../tenancy/tenant-lock';
 import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { HmacKey } from './hmac-key.entity';
-import { ACTIVE_KEYS_SQL, TRIM_REVOKED_KEYS_SQL } from './hmac-keys.sql';
+import { ACTIVE_KEYS_SQL, KEYS_FIRST_PAGE_SQL, KEYS_PAGE_AFTER_SQL, ListedHmacKeyRow, TRIM_REVOKED_KEYS_SQL } from './hmac-keys.sql';
 
 /** An active key as stored: the ciphertext is bound to the id (AES-GCM associated data). */
 export interface SealedKey {
@@ -58,11 +59,19 @@ export class HmacKeysRepository {
     });
   }
 
-  /** At most `limit` of the tenant's keys, newest first, from before `before` on (the first active one is the primary). */
-  @GenerateSql({ name: 'first page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT] }, { name: 'next page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT, { createdAt: DummyValue.DATE, id: DummyValue.UUID }] })
-  listPage(tenantId: TenantId, limit: number, before?: { createdAt: Date; id: string }): Promise<HmacKey[]> {
-    const where = before && [{ createdAt: LessThan(before.createdAt) }, { createdAt: Equal(before.createdAt), id: LessThan(before.id) }];
-    return this.keys.for(tenantId).find({ where, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+  /**
+   * At most `limit` of the tenant's keys, newest first, strictly after `after` (exact: TimePosition), each with its
+   * position (the first active one is the primary).
+   */
+  @GenerateSql(
+    { name: 'first page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT] },
+    { name: 'next page', params: [DummyValue.TENANT_ID, DummyValue.LIMIT, { createdAt: DummyValue.POSITION, id: DummyValue.UUID }] },
+  )
+  async listPage(tenantId: TenantId, limit: number, after?: TimePosition): Promise<Positioned<HmacKey>[]> {
+    const rows = after
+      ? await this.pool.query(KEYS_PAGE_AFTER_SQL, [tenantId, after.createdAt, after.id, limit])
+      : await this.pool.query(KEYS_FIRST_PAGE_SQL, [tenantId, limit]);
+    return rows.map((row) => ({ row: toHmacKey(row), position: { createdAt: row.position, id: row.id } }));
   }
 
   @GenerateSql({ params: [DummyValue.TENANT_ID] })
@@ -86,4 +95,8 @@ export class HmacKeysRepository {
   async revoke(tenantId: TenantId, id: string, at: Date): Promise<void> {
     await this.keys.for(tenantId).update({ id, revokedAt: IsNull() }, { revokedAt: at });
   }
+}
+
+function toHmacKey(row: ListedHmacKeyRow): HmacKey {
+  return Object.assign(new HmacKey(), { id: row.id, tenantId: row.tenant_id, keyCiphertext: row.key_ciphertext, createdAt: row.created_at, revokedAt: row.revoked_at });
 }

@@ -4,7 +4,7 @@ import { IdGenerator } from '../common/id-generator';
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
 import { PageCursors } from '../common/page-cursors';
-import { Page, PagedList, PageQuery } from '../common/paged-list';
+import { NewestFirstList, Page, PageQuery } from '../common/paged-list';
 import { isUuid } from '../common/uuid';
 import { ReadModel } from '../database/read-model';
 import { AsOf } from '../database/read-scope';
@@ -42,7 +42,7 @@ export class HmacKeysService {
    * across replicas (ReadModel): a revoked key signs nothing after the revocation is acknowledged.
    */
   private readonly signing: ReadThroughCache<TenantId, SigningKeys | undefined>;
-  private readonly pages: PagedList;
+  private readonly pages: NewestFirstList;
 
   constructor(
     private readonly keys: HmacKeysRepository,
@@ -52,7 +52,7 @@ export class HmacKeysService {
     readModel: ReadModel,
     cursors: PageCursors,
   ) {
-    this.pages = new PagedList(cursors, LIST, 2);
+    this.pages = new NewestFirstList(cursors, LIST);
     this.signing = readModel.cache({
       name: 'hmac_keys',
       table: 'hmac_keys',
@@ -80,11 +80,11 @@ export class HmacKeysService {
     return { ...this.map(entity, primaryId), key };
   }
 
-  /** A page of the tenant's keys, newest first (PagedList: `limit`, `cursor`); `primary` is the newest active key's. */
+  /** A page of the tenant's keys, newest first (NewestFirstList: `limit`, `cursor`); `primary` is the newest active key's. */
   async list(tenantId: TenantId, query?: PageQuery): Promise<Page<HmacKeyDto>> {
     const { limit, after } = this.pages.open(tenantId, query);
-    const [rows, active] = await Promise.all([this.keys.listPage(tenantId, limit + 1, after && { createdAt: new Date(after[0]), id: after[1] }), this.keys.listActive(tenantId)]);
-    const page = this.pages.close(tenantId, rows, limit, (key) => [key.createdAt.toISOString(), key.id]);
+    const [rows, active] = await Promise.all([this.keys.listPage(tenantId, limit + 1, after), this.keys.listActive(tenantId)]);
+    const page = this.pages.close(tenantId, rows, limit);
     return { items: page.items.map((key) => this.map(key, active[0]?.id)), nextCursor: page.nextCursor };
   }
 

@@ -25,7 +25,7 @@ describe('API tokens: tenant A never reaches tenant B (medium)', () => {
   describe('ApiTokensRepository', () => {
     it('listPage lists A’s tokens only', async () => {
       const listed = await world.byA(() => repository.listPage(world.a.id, 100));
-      expect(listed.map((token) => token.id)).toEqual([world.a.apiTokens[0].id]);
+      expect(listed.map(({ row }) => row.id)).toEqual([world.a.apiTokens[0].id]);
     });
 
     it('findByTenantAndId finds none of B’s tokens for A', async () => {

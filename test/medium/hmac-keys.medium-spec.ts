@@ -24,7 +24,7 @@ describe('HMAC keys: tenant A never reaches tenant B (medium)', () => {
 
   describe('HmacKeysRepository', () => {
     it('listPage and listActive list A’s keys only', async () => {
-      expect((await world.byA(() => repository.listPage(world.a.id, 100))).map((key) => key.id)).toEqual([world.a.hmacKeys[0].id]);
+      expect((await world.byA(() => repository.listPage(world.a.id, 100))).map(({ row }) => row.id)).toEqual([world.a.hmacKeys[0].id]);
       expect((await world.byA(() => repository.listActive(world.a.id))).map((key) => key.id)).toEqual([world.a.hmacKeys[0].id]);
     });
 
