@@ -1,5 +1,48 @@
+import pino from 'pino';
 import { QueryFailedError } from 'typeorm';
-import { serializeError } from './logging';
+import { AppConfig } from '../config/app-config';
+import { loggerOptions, redactSecrets, serializeError } from './logging';
+
+/** The lines a logger made with the service's options writes, parsed. */
+function capture(): { logger: pino.Logger; lines: () => Record<string, unknown>[] } {
+  const written: string[] = [];
+  const logger = pino(loggerOptions({ logLevel: 'info' } as AppConfig), { write: (line: string) => written.push(line) });
+  return { logger, lines: () => written.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+describe('log redaction', () => {
+  it('writes every secret field as [redacted], at the top of a line and one level down', () => {
+    const { logger, lines } = capture();
+    logger.info({ api_token: 'agw_live_1', admin_api_key: 'adm', jwt_token: 'eyJ', token: 't', key: 'k', secret: 's', name: 'kept' }, 'top');
+    logger.info({ body: { token: 't2', key: 'k2', city: 'Oslo' }, other: { secret: 's2' } }, 'nested');
+    expect(lines()[0]).toMatchObject({ api_token: '[redacted]', admin_api_key: '[redacted]', jwt_token: '[redacted]', token: '[redacted]', key: '[redacted]', secret: '[redacted]', name: 'kept', msg: 'top' });
+    expect(lines()[1]).toMatchObject({ body: { token: '[redacted]', key: '[redacted]', city: 'Oslo' }, other: { secret: '[redacted]' } });
+  });
+
+  it("redacts the credentials of a logged request's headers", () => {
+    const { logger, lines } = capture();
+    logger.info({ req: { method: 'GET', headers: { authorization: 'Bearer abc', cookie: 'agw_console_session=x', accept: '*/*' } } }, 'request');
+    expect(lines()[0].req).toEqual({ method: 'GET', headers: { authorization: '[redacted]', cookie: '[redacted]', accept: '*/*' } });
+  });
+
+  it('never changes the object logged, and returns it as it is when nothing is secret', () => {
+    const body = { token: 't', nested: { ok: 1 } };
+    const fields = { body, headers: { authorization: 'Bearer abc' } };
+    const redacted = redactSecrets(fields);
+    expect(redacted).toEqual({ body: { token: '[redacted]', nested: { ok: 1 } }, headers: { authorization: 'Bearer abc' } });
+    expect(fields.body.token).toBe('t');
+    const plain = { city: 'Oslo', count: 2 };
+    expect(redactSecrets(plain)).toBe(plain);
+  });
+
+  it('names a request and its tenant in every line of a child logger, as bindings, untouched', () => {
+    const { logger, lines } = capture();
+    const child = logger.child({ reqId: 'r1' });
+    child.setBindings({ tenantId: 't1' });
+    child.warn({ key: 'k' }, 'child line');
+    expect(lines()[0]).toMatchObject({ reqId: 'r1', tenantId: 't1', key: '[redacted]', msg: 'child line' });
+  });
+});
 
 describe('serializeError', () => {
   it('keeps the SQL text and the error, never the parameter values or the key values pg repeats', () => {
