@@ -8,6 +8,7 @@ import { actionBody, admin, createTenant, gateway, TestTenant } from './support/
 import { redeemPortalLink, withSession } from './support/console-session';
 import { call } from './support/http';
 import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
+import { eventually } from './support/eventually';
 import { seedExecutions } from './support/log-seed';
 import { runMaintenance } from './support/maintenance';
 import { startTestApp, TestApp } from './support/test-app';
@@ -511,6 +512,23 @@ describe('the delivery log', () => {
       const theirs = (await get('/stats', other)).body.stats;
       expect(theirs.hourly.every((point: { executions: number }) => point.executions === 0)).toBe(true);
       expect((await get(`/stats?action=${good.name}`, other)).status).toBe(404);
+    });
+
+    it('writes the counts into the rollups within a second of the executions, with no statistics read', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      await execute(action.name);
+      await execute(action.name);
+      const stored = () =>
+        dataSource.query('SELECT executions, succeeded, failed FROM execution_stats_hourly WHERE tenant_id = $1 AND action_id = $2', [tenant.tenantId, action.id]);
+      const rows = await eventually(async () => {
+        const found = await stored();
+        expect(found).toEqual([{ executions: 2, succeeded: 2, failed: 0 }]);
+        return found;
+      }, 5_000, 50);
+      expect(rows).toHaveLength(1);
+      // Written once: a second later the counts are still those of the two executions.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect(await stored()).toEqual([{ executions: 2, succeeded: 2, failed: 0 }]);
     });
   });
 

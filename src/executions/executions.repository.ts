@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { TenantId } from '../common/tenant-id';
@@ -9,10 +9,12 @@ import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { globalStatement } from '../database/statement';
 import { tenantStatement, TenantStatement } from '../tenancy/tenant-statement';
 import { uuidV7Time } from '../common/uuid';
-import { addHistogram, histogramOf } from './duration-histogram';
 import { Execution, ExecutionStatus } from './execution.entity';
 import { ExecutionPayload } from './execution-payload';
 import { ExecutionLogPartitions } from './log-partitions';
+import { RollupBuffer, RollupCounts, RollupRows, TENANT_TOTAL } from './rollup-buffer';
+
+export { TENANT_TOTAL };
 
 /** Every column of `executions`, in the order the INSERT gives them (test/hand-written-sql.e2e-spec.ts checks the list). */
 export const COLUMNS =
@@ -20,10 +22,6 @@ export const COLUMNS =
 const PAYLOAD_COLUMNS = 'execution_id, tenant_id, created_at, request, attempts';
 const STATS_COLUMNS = 'tenant_id, action_id, period_start, executions, succeeded, failed, duration_histogram';
 const MAX_BATCH = 100;
-/** The `action_id` of a tenant's total in the rollups. */
-export const TENANT_TOTAL = '00000000-0000-0000-0000-000000000000';
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 /** "prepared statement ... does not exist" and "... already exists": a pooler gave another server connection. */
 const PREPARED_STATEMENT_LOST = new Set(['26000', '42P05']);
 /** PostgreSQL's "no partition of relation ... found for row" (a check violation on the partition key). */
@@ -105,13 +103,14 @@ const STATS_PER_ACTION_SQL = tenantStatement<[tenantTotal: string, since: Date],
 const LIST_SQL = new Map<string, TenantStatement<unknown[], ExecutionRow>>();
 
 /**
- * The delivery log (docs/decisions.md, "The delivery log"): executions, their payloads and the rollups the
- * statistics read, all written in one statement as executions finish (BatchQueue groups those finishing
- * together), on connections with asynchronous commits where the database allows them. Every read is scoped to a
- * tenant and goes through an index of `executions` or the primary key of a rollup.
+ * The delivery log (docs/decisions.md, "The delivery log"): executions and their payloads, written in one
+ * statement as executions finish (BatchQueue groups those finishing together), and the rollups the statistics
+ * read, summed in memory and written once a second (RollupBuffer), on connections with asynchronous commits where
+ * the database allows them. Every read is scoped to a tenant and goes through an index of `executions` or the
+ * primary key of a rollup.
  */
 @Injectable()
-export class ExecutionsRepository implements OnApplicationShutdown {
+export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplicationShutdown {
   /** Outcomes are a delivery log: written with asynchronous commits where the database allows a second pool. */
   private readonly logPool?: Pool;
   /** The log's two statements are prepared on its connections, unless a pooler in between loses them. */
@@ -119,6 +118,11 @@ export class ExecutionsRepository implements OnApplicationShutdown {
   private readonly logger = new Logger('ExecutionLog');
   /** Executions finishing together are stored with one multi-row INSERT (see BatchQueue). */
   private readonly inserts = new BatchQueue<ExecutionToStore, 'stored'>((batch) => this.insertBatch(batch), MAX_BATCH);
+  /** The stored executions' counts, written to the rollups once a second and before any statistics are read. */
+  private readonly rollups = new RollupBuffer(
+    (rows) => this.writeRollups(rows),
+    (error) => this.logger.warn({ err: error }, 'writing the delivery log\'s rollups failed: the counts are kept and written with the next'),
+  );
 
   constructor(
     settings: DatabaseSettings,
@@ -128,9 +132,18 @@ export class ExecutionsRepository implements OnApplicationShutdown {
     this.logPool = asyncCommitPool(settings);
   }
 
+  /** The counts held in memory go in while every connection is still open. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.flushRollups().catch((error: unknown) => this.logger.warn({ err: error }, 'the delivery log\'s rollups could not be written at shutdown'));
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    this.rollups.stop();
+    // Those of executions stored since (a webhook call that ended during the shutdown), if the database still answers.
+    if (this.rollups.size > 0) await this.flushRollups().catch((error: unknown) => this.logger.warn({ err: error }, 'the delivery log\'s last rollups could not be written at shutdown'));
     await this.logPool?.end();
   }
+
 
   @GenerateSql({
     params: [
@@ -158,6 +171,15 @@ export class ExecutionsRepository implements OnApplicationShutdown {
   })
   insert(toStore: ExecutionToStore): Promise<'stored'> {
     return this.inserts.add(toStore);
+  }
+
+  /**
+   * Writes the counts of every execution stored so far into the rollups; they are otherwise written within a
+   * second (RollupBuffer), and before any statistics are read.
+   */
+  @GenerateSql({ name: 'the counts of the execution inserted above', params: [] })
+  flushRollups(): Promise<void> {
+    return this.rollups.flush();
   }
 
   /**
@@ -230,12 +252,14 @@ export class ExecutionsRepository implements OnApplicationShutdown {
   /** Rollup rows of the tenant (of one action, or of the tenant's total) from `since`, oldest first. */
   @GenerateSql({ name: 'hourly', params: [DummyValue.TENANT_ID, 'hour', DummyValue.DATE] }, { name: 'daily, one action', params: [DummyValue.TENANT_ID, 'day', DummyValue.DATE, DummyValue.UUID] })
   async stats(tenantId: TenantId, period: 'hour' | 'day', since: Date, actionId: string = TENANT_TOTAL): Promise<StatsRow[]> {
+    await this.rollups.flush();
     return (await this.pool.query(STATS_SQL[period], [tenantId, actionId, since])).map(toStatsRow);
   }
 
   /** The tenant's per-action rollups from `since` (hourly), summed per action. */
   @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.DATE] })
   async statsPerAction(tenantId: TenantId, since: Date): Promise<StatsRow[]> {
+    await this.rollups.flush();
     return (await this.pool.query(STATS_PER_ACTION_SQL, [tenantId, TENANT_TOTAL, since])).map(toStatsRow);
   }
 
@@ -248,6 +272,7 @@ export class ExecutionsRepository implements OnApplicationShutdown {
   private async insertBatch(batch: ExecutionToStore[]): Promise<Array<'stored' | ItemFailed>> {
     try {
       await this.insertRows(batch);
+      this.rollups.add(batch.map(({ execution }) => execution));
       return batch.map(() => 'stored');
     } catch (error) {
       if (batch.length === 1) return [new ItemFailed(error)];
@@ -256,6 +281,7 @@ export class ExecutionsRepository implements OnApplicationShutdown {
     for (const toStore of batch) {
       try {
         await this.insertRows([toStore]);
+        this.rollups.add([toStore.execution]);
         results.push('stored');
       } catch (error) {
         results.push(new ItemFailed(error));
@@ -265,27 +291,42 @@ export class ExecutionsRepository implements OnApplicationShutdown {
   }
 
   private async insertRows(batch: ExecutionToStore[]): Promise<void> {
-    const { name, sql, values } = insertStatement(batch);
-    const insert = globalStatement<unknown[]>('executions finishing together are stored in one statement, whatever their tenants; each row carries its own', sql);
+    const times = batch.map(({ execution }) => execution.createdAt.getTime());
+    await this.writeLog(insertStatement(batch), 'executions finishing together are stored in one statement, whatever their tenants; each row carries its own', times);
+  }
+
+  /** One statement adding the rollups' counts (RollupBuffer) into the hourly and the daily rows. */
+  private async writeRollups(rows: RollupRows): Promise<void> {
+    const values = [...columnsOf(rows.hourly.map(statsValues), STATS_TYPES.length), ...columnsOf(rows.daily.map(statsValues), STATS_TYPES.length)];
+    const times = rows.daily.map((row) => row.start);
+    await this.writeLog({ name: 'agw_log_rollups', sql: ROLLUPS_SQL, values }, 'the counts of executions of any tenants are written together; each row carries its own', times);
+  }
+
+  /**
+   * A statement of the log, prepared on the log's own connections when there are (and unless a pooler loses
+   * prepared statements). A partition missing for a time in `times` (the maintenance had not run yet) is created
+   * and the statement tried again.
+   */
+  private async writeLog({ name, sql, values }: { name: string; sql: string; values: unknown[] }, why: string, times: number[]): Promise<void> {
+    const statement = globalStatement<unknown[]>(why, sql);
     const run = async () => {
-      if (!this.logPool) return this.pool.query(insert, values);
-      if (!this.prepare) return this.logPool.query(insert.text, values);
+      if (!this.logPool) return this.pool.query(statement, values);
+      if (!this.prepare) return this.logPool.query(statement.text, values);
       try {
-        return await this.logPool.query({ name, text: insert.text, values });
+        return await this.logPool.query({ name, text: statement.text, values });
       } catch (error) {
         if (!PREPARED_STATEMENT_LOST.has((error as { code?: string }).code ?? '')) throw error;
         // A pooler in transaction mode that does not keep prepared statements (PgBouncer before 1.21, or without
         // max_prepared_statements) hands the next transaction another server connection: unprepared from now on.
         this.prepare = false;
         this.logger.warn({ code: (error as { code?: string }).code }, 'the database connection lost a prepared statement (a pooler in transaction mode?): the log is written without prepared statements');
-        return this.logPool.query(insert.text, values);
+        return this.logPool.query(statement.text, values);
       }
     };
     try {
       await run();
     } catch (error) {
       if (!NO_PARTITION.test((error as Error).message ?? '')) throw error;
-      const times = batch.map(({ execution }) => execution.createdAt.getTime());
       await this.partitions.ensure(new Date(Math.min(...times)), new Date(Math.max(...times)));
       await run();
     }
@@ -350,10 +391,10 @@ function toStatsRow(row: StatsDbRow): StatsRow {
 }
 
 /**
- * The batch's statement: executions, payloads and rollups in one round trip. Each table's rows go as one array a
- * column (unnest), so the text depends only on whether the batch keeps payloads: two statements in all, each
- * parsed and planned once per connection (a prepared statement, `name`), where a text per batch size had the
- * database parse and plan each batch's anew (about 100 µs a statement on the benchmark machine, more than the rows).
+ * The batch's statement: executions and payloads in one round trip. Each table's rows go as one array a column
+ * (unnest), so the text depends only on whether the batch keeps payloads: two statements in all, each parsed and
+ * planned once per connection (a prepared statement, `name`), where a text per batch size had the database parse
+ * and plan each batch's anew (about 100 µs a statement on the benchmark machine, more than the rows).
  */
 function insertStatement(batch: ExecutionToStore[]): { name: string; sql: string; values: unknown[] } {
   const withPayloads = batch.filter((toStore) => toStore.payload);
@@ -387,7 +428,6 @@ function insertStatement(batch: ExecutionToStore[]): { name: string; sql: string
       ),
     );
   }
-  values.push(...columnsOf(rollup(batch, HOUR_MS), STATS_TYPES.length), ...columnsOf(rollup(batch, DAY_MS), STATS_TYPES.length));
   return withPayloads.length > 0 ? { name: 'agw_log_insert_payloads', sql: INSERT_WITH_PAYLOADS_SQL, values } : { name: 'agw_log_insert', sql: INSERT_SQL, values };
 }
 
@@ -403,19 +443,15 @@ const STATS_TYPES = ['uuid', 'uuid', 'timestamptz', 'integer', 'integer', 'integ
 const unnest = (types: string[], from: number) => `unnest(${types.map((type, index) => `$${from + index}::${type}[]`).join(', ')})`;
 
 function insertSql(withPayloads: boolean): string {
-  const parts = [`e AS (INSERT INTO executions (${COLUMNS}) SELECT * FROM ${unnest(EXECUTION_TYPES, 1)})`];
-  let next = EXECUTION_TYPES.length + 1;
-  if (withPayloads) {
-    parts.push(`p AS (INSERT INTO execution_payloads (${PAYLOAD_COLUMNS}) SELECT * FROM ${unnest(PAYLOAD_TYPES, next)})`);
-    next += PAYLOAD_TYPES.length;
-  }
-  parts.push(`h AS (${upsertStats('execution_stats_hourly', next)})`);
-  return `WITH ${parts.join(', ')} ${upsertStats('execution_stats_daily', next + STATS_TYPES.length)}`;
+  const executions = `INSERT INTO executions (${COLUMNS}) SELECT * FROM ${unnest(EXECUTION_TYPES, 1)}`;
+  if (!withPayloads) return executions;
+  return `WITH e AS (${executions}) INSERT INTO execution_payloads (${PAYLOAD_COLUMNS}) SELECT * FROM ${unnest(PAYLOAD_TYPES, EXECUTION_TYPES.length + 1)}`;
 }
 const INSERT_SQL = insertSql(false);
 const INSERT_WITH_PAYLOADS_SQL = insertSql(true);
+const ROLLUPS_SQL = `WITH h AS (${upsertStats('execution_stats_hourly', 1)}) ${upsertStats('execution_stats_daily', STATS_TYPES.length + 1)}`;
 
-/** The rollup rows from `$from` on, in the order given (WITH ORDINALITY), so that every batch locks rows in one order. */
+/** The rollup rows from `$from` on, in the order given (WITH ORDINALITY), so that every write locks rows in one order. */
 function upsertStats(table: string, from: number): string {
   return (
     `INSERT INTO ${table} (${STATS_COLUMNS}) SELECT tenant_id, action_id, period_start, executions, succeeded, failed, histogram::integer[] ` +
@@ -427,24 +463,7 @@ function upsertStats(table: string, from: number): string {
   );
 }
 
-/**
- * The batch's counts per action and per tenant total, per period of `periodMs`, in a fixed order (tenant, action,
- * period), so that two batches updating the same rows lock them in the same order.
- */
-function rollup(batch: ExecutionToStore[], periodMs: number): unknown[][] {
-  const rows = new Map<string, { tenantId: string; actionId: string; start: number; executions: number; succeeded: number; histogram: number[] }>();
-  for (const { execution } of batch) {
-    const start = Math.floor(execution.createdAt.getTime() / periodMs) * periodMs;
-    for (const actionId of [execution.actionId, TENANT_TOTAL]) {
-      const key = `${execution.tenantId}/${actionId}/${start}`;
-      let row = rows.get(key);
-      if (!row) rows.set(key, (row = { tenantId: execution.tenantId, actionId, start, executions: 0, succeeded: 0, histogram: histogramOf(execution.durationMs) }));
-      else addHistogram(row.histogram, histogramOf(execution.durationMs));
-      row.executions += 1;
-      if (execution.status === 'succeeded') row.succeeded += 1;
-    }
-  }
-  return [...rows.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, row]) => [row.tenantId, row.actionId, new Date(row.start).toISOString(), row.executions, row.succeeded, row.executions - row.succeeded, `{${row.histogram.join(',')}}`]);
+/** A rollup row as the upsert's columns take it. */
+function statsValues(row: RollupCounts): unknown[] {
+  return [row.tenantId, row.actionId, new Date(row.start).toISOString(), row.executions, row.succeeded, row.executions - row.succeeded, `{${row.histogram.join(',')}}`];
 }

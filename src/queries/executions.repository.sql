@@ -40,27 +40,28 @@ WITH
         $13::uuid[],
         $14::text[]
       )
-  ),
-  p AS (
-    INSERT INTO
-      execution_payloads (
-        execution_id,
-        tenant_id,
-        created_at,
-        request,
-        attempts
-      )
-    SELECT
-      *
-    FROM
-      unnest(
-        $15::uuid[],
-        $16::uuid[],
-        $17::timestamptz[],
-        $18::json[],
-        $19::json[]
-      )
-  ),
+  )
+INSERT INTO
+  execution_payloads (
+    execution_id,
+    tenant_id,
+    created_at,
+    request,
+    attempts
+  )
+SELECT
+  *
+FROM
+  unnest(
+    $15::uuid[],
+    $16::uuid[],
+    $17::timestamptz[],
+    $18::json[],
+    $19::json[]
+  );
+
+-- ExecutionsRepository.flushRollups (the counts of the execution inserted above)
+WITH
   h AS (
     INSERT INTO
       execution_stats_hourly (
@@ -82,13 +83,13 @@ WITH
       histogram::integer[]
     FROM
       unnest(
-        $20::uuid[],
-        $21::uuid[],
-        $22::timestamptz[],
-        $23::integer[],
-        $24::integer[],
-        $25::integer[],
-        $26::text[]
+        $1::uuid[],
+        $2::uuid[],
+        $3::timestamptz[],
+        $4::integer[],
+        $5::integer[],
+        $6::integer[],
+        $7::text[]
       ) WITH ORDINALITY AS r (
         tenant_id,
         action_id,
@@ -131,13 +132,13 @@ SELECT
   histogram::integer[]
 FROM
   unnest(
-    $27::uuid[],
-    $28::uuid[],
-    $29::timestamptz[],
-    $30::integer[],
-    $31::integer[],
-    $32::integer[],
-    $33::text[]
+    $8::uuid[],
+    $9::uuid[],
+    $10::timestamptz[],
+    $11::integer[],
+    $12::integer[],
+    $13::integer[],
+    $14::text[]
   ) WITH ORDINALITY AS r (
     tenant_id,
     action_id,
