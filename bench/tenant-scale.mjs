@@ -7,7 +7,9 @@
 //   in turn  every tenant once, in order (TENANTS requests): the most the read model ever holds; the service's
 //            resident memory is sampled throughout and read at the end
 //   spread   again, once the import has settled and the service is warm (as the floor is when it is measured)
-//   floor    the bare baseline (bench/baseline-server.mjs, same SQL, no framework) under `hot` and `spread`
+//   floor    the bare baseline (bench/baseline-server.mjs, same SQL, no framework) under `hot` and `spread`; on
+//            PostgreSQL also `spread` right after an import of its own (another TENANTS tenants), the floor of
+//            the service's first spread
 // Settings (environment): TENANTS (100000), BENCH_DURATION_S (10), BENCH_WARMUP_S (3), BENCH_CONNECTIONS (50),
 // READ_MODEL_CACHE_MB (the service's default), BENCH_NODE_ARGS (extra node options for the service, e.g.
 // `--cpu-prof --cpu-prof-dir=/tmp/prof`), DATABASE_URL (unset: embedded PGlite in a temp DATA_DIR).
@@ -104,8 +106,8 @@ async function bulkImport(count) {
 }
 
 /** Bearer tokens as the token exchange signs them, one per tenant, written to a file for the load generator. */
-function bearerTokens(tenants) {
-  const file = join(work, 'tokens.json');
+function bearerTokens(tenants, name = 'tokens.json') {
+  const file = join(work, name);
   const tokens = tenants.map(({ tenant, token }) =>
     jwt.sign({ sub: token, tenant_id: tenant, jti: randomUUID() }, secrets.JWT_SECRET, { algorithm: 'HS256', issuer: 'action-gateway', audience: 'action-gateway', expiresIn: 3600 }),
   );
@@ -189,6 +191,13 @@ async function main() {
   const baseline = await startBaseline({ port, dataDir, secrets, nodeArgs: [] });
   try {
     const tokens = join(work, 'tokens.json');
+    if (MODE === 'postgresql') {
+      // The floor of "right after the import" too: the baseline's reads right after an import of its own (another
+      // TENANTS tenants), while the database digests it (autovacuum's analyze, the checkpoint), as the service's were.
+      log('importing again, for the baseline');
+      const again = await bulkImport(CONFIG.tenants);
+      results.baseline.spread_after_import = await measure(baseline.url, bearerTokens(again.tenants, 'tokens-again.json'), 'spread');
+    }
     results.baseline.spread = await measure(baseline.url, tokens, 'spread');
     results.baseline.hot = await measure(baseline.url, tokens, 'hot');
   } finally {
@@ -200,6 +209,9 @@ async function main() {
     baseline_spread_to_hot: round(results.baseline.spread.rps / results.baseline.hot.rps, 2),
     spread_to_baseline_spread: round(results.service.spread.rps / results.baseline.spread.rps, 2),
     hot_to_baseline_hot: round(results.service.hot.rps / results.baseline.hot.rps, 2),
+    // The tail against the floor's in the same state: right after an import, and once settled.
+    ...(results.baseline.spread_after_import ? { spread_p99_to_floor_after_import: round(results.service.spread.p99_ms / results.baseline.spread_after_import.p99_ms, 2) } : {}),
+    spread_later_p99_to_floor: round(results.service.spread_later.p99_ms / results.baseline.spread.p99_ms, 2),
   };
   const out = join(ROOT, 'bench/results', `tenant-scale-${MODE}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
@@ -212,6 +224,7 @@ async function main() {
     ['service: hot (one tenant)', results.service.hot],
     ['service: every tenant in turn', results.service.turn],
     ['service: spread, after that', results.service.spread_later],
+    ...(results.baseline.spread_after_import ? [['bare baseline: spread, right after its own import', results.baseline.spread_after_import]] : []),
     ['bare baseline: spread', results.baseline.spread],
     ['bare baseline: hot', results.baseline.hot],
   ]) console.log(row(name, r));
