@@ -152,7 +152,10 @@ describe('paging over microsecond timestamps', () => {
       [KEYS_PAGE_AFTER_SQL.text, 'hmac_keys_tenant_idx'],
     ]) {
       const found = await plan(statement, [randomUUID(), ...position, 2]);
-      expect(found).toMatch(new RegExp(`Index Scan Backward using ${index}`));
+      // Either way through the index (which one depends on the table's statistics: on CI's shared database other
+      // suites' rows make a bitmap scan of the same index cheaper); never the whole table.
+      expect(found).toMatch(new RegExp(`(Index Scan Backward using|Bitmap Index Scan on) ${index}`));
+      expect(found).not.toMatch(/Seq Scan/);
       expect(found).toMatch(/Index Cond: \(\(tenant_id = .+\) AND \(created_at <= .+\)\)/);
     }
   });
