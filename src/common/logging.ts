@@ -5,7 +5,7 @@ import { logIds } from '../tracing/trace-context';
 
 /** Log fields that may hold a secret, at the top of a line or one level down (`{ body: { token } }`): written as [redacted]. */
 const SECRET_FIELDS = new Set(['api_token', 'admin_api_key', 'jwt_token', 'token', 'key', 'secret']);
-/** Request headers that carry credentials, wherever a logged object holds `headers`. */
+/** Request headers that carry credentials, in a logged `headers` object, at the top of a line or one level down. */
 const SECRET_HEADERS = ['authorization', 'cookie'];
 const REDACTED = '[redacted]';
 
@@ -21,7 +21,7 @@ export function redactSecrets(fields: Record<string, unknown>): Record<string, u
   for (const name in fields) {
     const value = fields[name];
     if (value === undefined) continue;
-    const redacted = SECRET_FIELDS.has(name) ? REDACTED : isPlainObject(value) ? redactNested(value) : value;
+    const redacted = SECRET_FIELDS.has(name) ? REDACTED : !isPlainObject(value) ? value : name === 'headers' ? redactHeaders(value) : redactNested(value);
     if (redacted !== value) {
       if (out === fields) out = { ...fields };
       out[name] = redacted;
@@ -38,12 +38,19 @@ function redactNested(value: Record<string, unknown>): Record<string, unknown> {
     if (SECRET_FIELDS.has(name) && value[name] !== undefined) copy()[name] = REDACTED;
   }
   const headers = value.headers;
-  if (isPlainObject(headers) && SECRET_HEADERS.some((header) => headers[header] !== undefined)) {
-    const redacted: Record<string, unknown> = { ...headers };
-    for (const header of SECRET_HEADERS) if (redacted[header] !== undefined) redacted[header] = REDACTED;
-    copy().headers = redacted;
+  if (isPlainObject(headers)) {
+    const redacted = redactHeaders(headers);
+    if (redacted !== headers) copy().headers = redacted;
   }
   return out;
+}
+
+/** A `headers` object with its credentials written as [redacted] (a copy, when there are any). */
+function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  if (!SECRET_HEADERS.some((header) => headers[header] !== undefined)) return headers;
+  const redacted: Record<string, unknown> = { ...headers };
+  for (const header of SECRET_HEADERS) if (redacted[header] !== undefined) redacted[header] = REDACTED;
+  return redacted;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { addHistogram, histogramOf } from './duration-histogram';
+import { addHistogram, durationBucket, DURATION_BUCKETS } from './duration-histogram';
 import type { Execution } from './execution.entity';
 
 /** The `action_id` of a tenant's total in the rollups. */
@@ -53,19 +53,20 @@ export class RollupBuffer {
   add(executions: readonly Pick<Execution, 'tenantId' | 'actionId' | 'createdAt' | 'status' | 'durationMs'>[]): void {
     for (const execution of executions) {
       const time = execution.createdAt.getTime();
+      const bucket = durationBucket(execution.durationMs);
+      const succeeded = execution.status === 'succeeded' ? 1 : 0;
       for (const [period, ms] of PERIODS) {
         const start = Math.floor(time / ms) * ms;
         for (const actionId of [execution.actionId, TENANT_TOTAL]) {
           const key = `${period}/${execution.tenantId}/${actionId}/${start}`;
-          const row = this.pending.get(key);
+          let row = this.pending.get(key);
           if (!row) {
-            const histogram = histogramOf(execution.durationMs);
-            this.pending.set(key, { tenantId: execution.tenantId, actionId, start, executions: 1, succeeded: execution.status === 'succeeded' ? 1 : 0, histogram });
-          } else {
-            row.executions += 1;
-            if (execution.status === 'succeeded') row.succeeded += 1;
-            addHistogram(row.histogram, histogramOf(execution.durationMs));
+            row = { tenantId: execution.tenantId, actionId, start, executions: 0, succeeded: 0, histogram: new Array<number>(DURATION_BUCKETS).fill(0) };
+            this.pending.set(key, row);
           }
+          row.executions += 1;
+          row.succeeded += succeeded;
+          row.histogram[bucket] += 1;
         }
       }
     }
