@@ -15,7 +15,7 @@
 //   disk      bytes per million executions, with and without payloads (pg_total_relation_size)
 //   execute   executions/s and added latency with payload logging on and off (autocannon, BENCH_CONNECTIONS)
 //   database  beside each query's time over HTTP, the time the database takes for the service's own statement
-//             (EXPLAIN ANALYZE of the SQL the repository sends, SAMPLES times), and one plan of each
+//             (EXPLAIN ANALYZE of the SQL the repository sends, a prepared statement as one, SAMPLES times), and one plan of each
 //   cpu       the executions' CPU per execution: the service's process and, on a PostgreSQL server on this machine,
 //             its backends for the database (on a shared machine a fairer figure than executions/s)
 // Settings (environment): EXECUTIONS (20,000,000 on PostgreSQL, 2,000,000 embedded), TENANTS (1000), DAYS (30),
@@ -276,7 +276,7 @@ async function databaseTimes(big, small) {
     let captured = [];
     const pool = {
       query: async (statement, parameters) => {
-        captured.push({ text: statement.text, parameters });
+        captured.push({ text: statement.text, name: statement.name, parameters });
         return (await client.query(statement.text, parameters)).rows;
       },
     };
@@ -322,24 +322,51 @@ async function databaseTimes(big, small) {
     for (const [name, make] of Object.entries(cases)) {
       const times = [];
       let plans;
+      let lastPlans;
       for (let i = 0; i < CONFIG.samples + 5; i++) {
         let total = 0;
         const texts = [];
-        for (const { text, parameters } of await make(i)) {
-          const plan = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, parameters)).rows.map((row) => row['QUERY PLAN']);
+        for (const { text, name, parameters } of await make(i)) {
+          const [on, ...statement] = await explained(client, text, name, parameters);
+          const plan = (await on.query(...statement)).rows.map((row) => row['QUERY PLAN']);
           const time = (label) => Number(plan.find((line) => line.startsWith(label))?.slice(label.length).replace(' ms', '') ?? NaN);
           total += time('Planning Time: ') + time('Execution Time: ');
           texts.push(plan);
         }
         if (i >= 5) times.push(total);
         plans ??= texts;
+        lastPlans = texts;
       }
       times.sort((a, b) => a - b);
-      results[name] = { db_p50_ms: round(percentile(times, 0.5), 2), db_p99_ms: round(percentile(times, 0.99), 2), plans };
+      results[name] = { db_p50_ms: round(percentile(times, 0.5), 2), db_p99_ms: round(percentile(times, 0.99), 2), plans, last_plans: lastPlans };
       log(`${name}: database p50 ${results[name].db_p50_ms} ms, p99 ${results[name].db_p99_ms} ms`);
     }
+    await client.lists?.end();
     return results;
   });
+}
+
+/**
+ * The EXPLAIN ANALYZE of a statement as the service runs it: a statement the repository names (a list of the log,
+ * prepared on the service's connections for the log's reads, whose plans are generic: `plan_cache_mode =
+ * force_generic_plan`) is prepared once on such a connection here too and EXECUTEd there; EXPLAIN takes no bind
+ * parameters, so an EXECUTE's are written as literals. Answers the client to run it on, and the statement.
+ */
+async function explained(client, text, name, parameters) {
+  if (!name) return [client, `EXPLAIN (ANALYZE, BUFFERS) ${text}`, parameters];
+  if (!client.lists) {
+    client.lists = new pg.Client({ connectionString: databaseUrl(), statement_timeout: 0, options: '-c plan_cache_mode=force_generic_plan' });
+    client.lists.prepared = new Set();
+    await client.lists.connect();
+  }
+  const lists = client.lists;
+  if (!lists.prepared.has(name)) {
+    await lists.query(`PREPARE ${name} AS ${text}`);
+    lists.prepared.add(name);
+  }
+  const literal = (value) =>
+    value === null || value === undefined ? 'NULL' : typeof value === 'number' ? String(value) : lists.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
+  return [lists, `EXPLAIN (ANALYZE, BUFFERS) EXECUTE ${name}(${parameters.map(literal).join(', ')})`];
 }
 
 /**

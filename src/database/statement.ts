@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * A statement written by hand, with the types of its parameters (`$1`, `$2`, ...) and of the rows it returns. `DatabasePool` and
  * `TenantTransaction` run only these, never a bare string, so every statement is declared once, in a `*.sql.ts`
@@ -13,8 +15,19 @@ export interface Statement<Params extends readonly unknown[], Row = unknown> {
   readonly text: string;
   /** Why it is not about one tenant; absent for a tenant's statement. */
   readonly acrossTenants?: string;
+  /** Its name where it is prepared (`prepared`); absent for a statement parsed and planned anew at each call. */
+  readonly name?: string;
   /** Never set: carries the types for the compiler, which checks a statement's parameters where it runs. */
   readonly types?: { parameters: (parameters: Params) => void; row: Row };
+}
+
+/**
+ * The same statement, named, for connections that prepare it once (PreparedStatements): a statement whose planning
+ * costs more than running it, such as a list over every partition of the delivery log, run on connections that
+ * keep its generic plan (genericPlanPool). The name is the text's digest, so a text has one name in every process.
+ */
+export function prepared<Params extends readonly unknown[], Row>(statement: Statement<Params, Row>): Statement<Params, Row> & { readonly name: string } {
+  return { ...statement, name: `agw_${createHash('sha256').update(statement.text).digest('hex').slice(0, 24)}` };
 }
 
 /** A statement that is not about one tenant's rows; `why` says what it is about instead. */

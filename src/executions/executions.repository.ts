@@ -2,11 +2,12 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } 
 import type { Pool } from 'pg';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { TenantId } from '../common/tenant-id';
-import { asyncCommitPool } from '../database/async-commit-pool';
+import { asyncCommitPool, genericPlanPool } from '../database/async-commit-pool';
 import { DatabasePool } from '../database/database-pool';
 import { DatabaseSettings } from '../database/database-settings';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
-import { globalStatement } from '../database/statement';
+import { PreparedStatements } from '../database/prepared-statements';
+import { globalStatement, prepared } from '../database/statement';
 import { tenantStatement, TenantStatement } from '../tenancy/tenant-statement';
 import { uuidV7Time } from '../common/uuid';
 import { Execution, ExecutionStatus } from './execution.entity';
@@ -16,14 +17,19 @@ import { RollupBuffer, RollupCounts, RollupRows, TENANT_TOTAL } from './rollup-b
 
 export { TENANT_TOTAL };
 
+/**
+ * A tenant's read of the log that spans every partition kept (a list, the statistics), named so that it can be
+ * prepared and run with its generic plan (genericPlanPool): its planning costs more than running it.
+ */
+type ReadOfEveryPartition<Params extends readonly unknown[], Row> = TenantStatement<Params, Row> & { readonly name: string };
+const readOfEveryPartition = <Params extends readonly unknown[], Row>(text: string): ReadOfEveryPartition<Params, Row> => prepared(tenantStatement<Params, Row>(text));
+
 /** Every column of `executions`, in the order the INSERT gives them (test/hand-written-sql.e2e-spec.ts checks the list). */
 export const COLUMNS =
   'id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at, replay_of, payload';
 const PAYLOAD_COLUMNS = 'execution_id, tenant_id, created_at, request, attempts';
 const STATS_COLUMNS = 'tenant_id, action_id, period_start, executions, succeeded, failed, duration_histogram';
 const MAX_BATCH = 100;
-/** "prepared statement ... does not exist" and "... already exists": a pooler gave another server connection. */
-const PREPARED_STATEMENT_LOST = new Set(['26000', '42P05']);
 /** PostgreSQL's "no partition of relation ... found for row" (a check violation on the partition key). */
 const NO_PARTITION = /no partition of relation/;
 
@@ -89,18 +95,18 @@ const PAYLOAD_SQL = tenantStatement<[id: string, createdAt: Date], StoredPayload
   `SELECT request, attempts FROM execution_payloads WHERE tenant_id = $1 AND execution_id = $2 AND created_at = $3`,
 );
 const statsSql = (table: string) =>
-  tenantStatement<[actionId: string, since: Date], StatsDbRow>(
+  readOfEveryPartition<[actionId: string, since: Date], StatsDbRow>(
     `SELECT action_id, period_start, executions, succeeded, failed, duration_histogram FROM ${table} ` +
       `WHERE tenant_id = $1 AND action_id = $2 AND period_start >= $3 ORDER BY period_start`,
   );
 const STATS_SQL = { hour: statsSql('execution_stats_hourly'), day: statsSql('execution_stats_daily') };
-const STATS_PER_ACTION_SQL = tenantStatement<[tenantTotal: string, since: Date], StatsDbRow>(
+const STATS_PER_ACTION_SQL = readOfEveryPartition<[tenantTotal: string, since: Date], StatsDbRow>(
   `SELECT action_id, min(period_start) AS period_start, sum(executions)::int AS executions, sum(succeeded)::int AS succeeded, ` +
     `sum(failed)::int AS failed, execution_histogram_sum(duration_histogram) AS duration_histogram ` +
     `FROM execution_stats_hourly WHERE tenant_id = $1 AND action_id <> $2 AND period_start >= $3 GROUP BY action_id`,
 );
 /** The list's statement for each combination of filters, made once. */
-const LIST_SQL = new Map<string, TenantStatement<unknown[], ExecutionRow>>();
+const LIST_SQL = new Map<string, ReadOfEveryPartition<unknown[], ExecutionRow>>();
 
 /**
  * The delivery log (docs/decisions.md, "The delivery log"): executions and their payloads, written in one
@@ -113,9 +119,16 @@ const LIST_SQL = new Map<string, TenantStatement<unknown[], ExecutionRow>>();
 export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplicationShutdown {
   /** Outcomes are a delivery log: written with asynchronous commits where the database allows a second pool. */
   private readonly logPool?: Pool;
-  /** The log's two statements are prepared on its connections, unless a pooler in between loses them. */
-  private prepare = true;
+  /** The log's lists and statistics: prepared, with generic plans, where the database allows a pool of their own. */
+  private readonly readPool?: Pool;
   private readonly logger = new Logger('ExecutionLog');
+  /** The log's statements are prepared on its connections, unless a pooler in between loses them. */
+  private readonly logPrepared = new PreparedStatements(true, (code) =>
+    this.logger.warn({ code }, 'the database connection lost a prepared statement (a pooler in transaction mode?): the log is written without prepared statements'),
+  );
+  private readonly readPrepared = new PreparedStatements(true, (code) =>
+    this.logger.warn({ code }, 'the database connection lost a prepared statement (a pooler in transaction mode?): the log is read without prepared statements'),
+  );
   /** Executions finishing together are stored with one multi-row INSERT (see BatchQueue). */
   private readonly inserts = new BatchQueue<ExecutionToStore, 'stored'>((batch) => this.insertBatch(batch), MAX_BATCH);
   /** The stored executions' counts, written to the rollups once a second and before any statistics are read. */
@@ -130,6 +143,7 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
     private readonly partitions: ExecutionLogPartitions,
   ) {
     this.logPool = asyncCommitPool(settings);
+    this.readPool = genericPlanPool(settings);
   }
 
   /** The counts held in memory go in while every connection is still open. */
@@ -141,7 +155,7 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
     this.rollups.stop();
     // Those of executions stored since (a webhook call that ended during the shutdown), if the database still answers.
     if (this.rollups.size > 0) await this.flushRollups().catch((error: unknown) => this.logger.warn({ err: error }, 'the delivery log\'s last rollups could not be written at shutdown'));
-    await this.logPool?.end();
+    await Promise.all([this.logPool?.end(), this.readPool?.end()]);
   }
 
 
@@ -211,8 +225,8 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
     parameters.push(limit);
     const text = `${SELECT_EXECUTION} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${parameters.length + 1}`;
     let statement = LIST_SQL.get(text);
-    if (!statement) LIST_SQL.set(text, (statement = tenantStatement<unknown[], ExecutionRow>(text)));
-    const rows = await this.pool.query(statement, [tenantId, ...parameters]);
+    if (!statement) LIST_SQL.set(text, (statement = readOfEveryPartition<unknown[], ExecutionRow>(text)));
+    const rows = await this.readEveryPartition(statement, [tenantId, ...parameters]);
     return rows.map((row) => ({ execution: toExecution(row), position: row.position }));
   }
 
@@ -253,14 +267,21 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
   @GenerateSql({ name: 'hourly', params: [DummyValue.TENANT_ID, 'hour', DummyValue.DATE] }, { name: 'daily, one action', params: [DummyValue.TENANT_ID, 'day', DummyValue.DATE, DummyValue.UUID] })
   async stats(tenantId: TenantId, period: 'hour' | 'day', since: Date, actionId: string = TENANT_TOTAL): Promise<StatsRow[]> {
     await this.rollups.flush();
-    return (await this.pool.query(STATS_SQL[period], [tenantId, actionId, since])).map(toStatsRow);
+    return (await this.readEveryPartition(STATS_SQL[period], [tenantId, actionId, since])).map(toStatsRow);
   }
 
   /** The tenant's per-action rollups from `since` (hourly), summed per action. */
   @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.DATE] })
   async statsPerAction(tenantId: TenantId, since: Date): Promise<StatsRow[]> {
     await this.rollups.flush();
-    return (await this.pool.query(STATS_PER_ACTION_SQL, [tenantId, TENANT_TOTAL, since])).map(toStatsRow);
+    return (await this.readEveryPartition(STATS_PER_ACTION_SQL, [tenantId, TENANT_TOTAL, since])).map(toStatsRow);
+  }
+
+  /** A list or the statistics: with its generic plan on the pool for them, else on the main pool, unprepared. */
+  private async readEveryPartition<Params extends readonly unknown[], Row>(statement: ReadOfEveryPartition<Params, Row>, values: readonly [TenantId, ...Params]): Promise<Row[]> {
+    // The same statement, its parameters checked already by this method's signature.
+    if (!this.readPool) return this.pool.query(statement as ReadOfEveryPartition<unknown[], Row>, values);
+    return (await this.readPrepared.query<Row & object>(this.readPool, statement.name, statement.text, [...values])).rows;
   }
 
   /**
@@ -309,20 +330,7 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
    */
   private async writeLog({ name, sql, values }: { name: string; sql: string; values: unknown[] }, why: string, times: number[]): Promise<void> {
     const statement = globalStatement<unknown[]>(why, sql);
-    const run = async () => {
-      if (!this.logPool) return this.pool.query(statement, values);
-      if (!this.prepare) return this.logPool.query(statement.text, values);
-      try {
-        return await this.logPool.query({ name, text: statement.text, values });
-      } catch (error) {
-        if (!PREPARED_STATEMENT_LOST.has((error as { code?: string }).code ?? '')) throw error;
-        // A pooler in transaction mode that does not keep prepared statements (PgBouncer before 1.21, or without
-        // max_prepared_statements) hands the next transaction another server connection: unprepared from now on.
-        this.prepare = false;
-        this.logger.warn({ code: (error as { code?: string }).code }, 'the database connection lost a prepared statement (a pooler in transaction mode?): the log is written without prepared statements');
-        return this.logPool.query(statement.text, values);
-      }
-    };
+    const run = () => (this.logPool ? this.logPrepared.query(this.logPool, name, statement.text, values) : this.pool.query(statement, values));
     try {
       await run();
     } catch (error) {
@@ -391,44 +399,45 @@ function toStatsRow(row: StatsDbRow): StatsRow {
 }
 
 /**
- * The batch's statement: executions and payloads in one round trip. Each table's rows go as one array a column
- * (unnest), so the text depends only on whether the batch keeps payloads: two statements in all, each parsed and
- * planned once per connection (a prepared statement, `name`), where a text per batch size had the database parse
- * and plan each batch's anew (about 100 µs a statement on the benchmark machine, more than the rows).
+ * The batch's statement: executions and payloads in one round trip. Each table's rows go as one JSON array
+ * (json_populate_recordset, by column name), so the text depends only on whether the batch keeps payloads: two
+ * statements in all, each parsed and planned once per connection (a prepared statement, `name`), where a text per
+ * batch size had the database parse and plan each batch's anew (about 100 µs a statement on the benchmark machine,
+ * more than the rows). One JSON.stringify a table: an array a column made pg write each value into an array
+ * literal, escaping the payloads' JSON a second time (docs/benchmarks.md, "The insert as JSON").
  */
 function insertStatement(batch: ExecutionToStore[]): { name: string; sql: string; values: unknown[] } {
-  const withPayloads = batch.filter((toStore) => toStore.payload);
-  const values: unknown[] = [
-    ...columnsOf(
-      batch.map(({ execution: e }) => [
-        e.id,
-        e.tenantId,
-        e.actionId,
-        e.actionName,
-        e.status,
-        e.httpStatus,
-        e.result,
-        e.error,
-        e.durationMs,
-        e.attempts,
-        JSON.stringify(e.attemptLog),
-        // As text, once (pg would format a Date in the local zone, for each parameter holding it).
-        e.createdAt.toISOString(),
-        e.replayOf,
-        e.payload,
-      ]),
-      EXECUTION_TYPES.length,
-    ),
-  ];
-  if (withPayloads.length > 0) {
-    values.push(
-      ...columnsOf(
-        withPayloads.map(({ execution: e, payload }) => [e.id, e.tenantId, e.createdAt.toISOString(), JSON.stringify(payload!.request), JSON.stringify(payload!.attempts)]),
-        PAYLOAD_TYPES.length,
-      ),
-    );
+  const executions: Record<string, unknown>[] = [];
+  const payloads: Record<string, unknown>[] = [];
+  for (const { execution, payload } of batch) {
+    // As text, once for both rows (JSON.stringify would call the Date's toJSON for each).
+    const createdAt = execution.createdAt.toISOString();
+    executions.push(executionRow(execution, createdAt));
+    if (payload) payloads.push({ execution_id: execution.id, tenant_id: execution.tenantId, created_at: createdAt, request: payload.request, attempts: payload.attempts });
   }
-  return withPayloads.length > 0 ? { name: 'agw_log_insert_payloads', sql: INSERT_WITH_PAYLOADS_SQL, values } : { name: 'agw_log_insert', sql: INSERT_SQL, values };
+  return payloads.length > 0
+    ? { name: 'agw_log_insert_payloads', sql: INSERT_WITH_PAYLOADS_SQL, values: [JSON.stringify(executions), JSON.stringify(payloads)] }
+    : { name: 'agw_log_insert', sql: INSERT_SQL, values: [JSON.stringify(executions)] };
+}
+
+/** A row of `executions`, keyed by its columns (COLUMNS); a row of `execution_payloads` is keyed by PAYLOAD_COLUMNS. */
+function executionRow(e: Execution, createdAt: string): Record<string, unknown> {
+  return {
+    id: e.id,
+    tenant_id: e.tenantId,
+    action_id: e.actionId,
+    action_name: e.actionName,
+    status: e.status,
+    http_status: e.httpStatus,
+    result: e.result,
+    error: e.error,
+    duration_ms: e.durationMs,
+    attempts: e.attempts,
+    attempt_log: e.attemptLog,
+    created_at: createdAt,
+    replay_of: e.replayOf,
+    payload: e.payload,
+  };
 }
 
 /** Rows as one array a column. */
@@ -436,16 +445,17 @@ function columnsOf(rows: unknown[][], width: number): unknown[][] {
   return Array.from({ length: width }, (_, column) => rows.map((row) => row[column]));
 }
 
-const EXECUTION_TYPES = ['uuid', 'uuid', 'uuid', 'text', 'text', 'integer', 'text', 'text', 'integer', 'integer', 'jsonb', 'timestamptz', 'uuid', 'text'];
-const PAYLOAD_TYPES = ['uuid', 'uuid', 'timestamptz', 'json', 'json'];
 /** The histogram goes as its array literal: unnest would flatten an array of arrays. */
 const STATS_TYPES = ['uuid', 'uuid', 'timestamptz', 'integer', 'integer', 'integer', 'text'];
 const unnest = (types: string[], from: number) => `unnest(${types.map((type, index) => `$${from + index}::${type}[]`).join(', ')})`;
 
+/** The rows of `table` in the JSON array `$n`, each column by its name and of its own type. */
+const rowsOf = (table: string, columns: string, n: number) => `SELECT ${columns} FROM json_populate_recordset(NULL::${table}, $${n}::json)`;
+
 function insertSql(withPayloads: boolean): string {
-  const executions = `INSERT INTO executions (${COLUMNS}) SELECT * FROM ${unnest(EXECUTION_TYPES, 1)}`;
+  const executions = `INSERT INTO executions (${COLUMNS}) ${rowsOf('executions', COLUMNS, 1)}`;
   if (!withPayloads) return executions;
-  return `WITH e AS (${executions}) INSERT INTO execution_payloads (${PAYLOAD_COLUMNS}) SELECT * FROM ${unnest(PAYLOAD_TYPES, EXECUTION_TYPES.length + 1)}`;
+  return `WITH e AS (${executions}) INSERT INTO execution_payloads (${PAYLOAD_COLUMNS}) ${rowsOf('execution_payloads', PAYLOAD_COLUMNS, 2)}`;
 }
 const INSERT_SQL = insertSql(false);
 const INSERT_WITH_PAYLOADS_SQL = insertSql(true);

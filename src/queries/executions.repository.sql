@@ -22,24 +22,22 @@ WITH
         payload
       )
     SELECT
-      *
+      id,
+      tenant_id,
+      action_id,
+      action_name,
+      status,
+      http_status,
+      result,
+      error,
+      duration_ms,
+      attempts,
+      attempt_log,
+      created_at,
+      replay_of,
+      payload
     FROM
-      unnest(
-        $1::uuid[],
-        $2::uuid[],
-        $3::uuid[],
-        $4::text[],
-        $5::text[],
-        $6::integer[],
-        $7::text[],
-        $8::text[],
-        $9::integer[],
-        $10::integer[],
-        $11::jsonb[],
-        $12::timestamptz[],
-        $13::uuid[],
-        $14::text[]
-      )
+      json_populate_recordset(NULL::executions, $1::json)
   )
 INSERT INTO
   execution_payloads (
@@ -50,15 +48,13 @@ INSERT INTO
     attempts
   )
 SELECT
-  *
+  execution_id,
+  tenant_id,
+  created_at,
+  request,
+  attempts
 FROM
-  unnest(
-    $15::uuid[],
-    $16::uuid[],
-    $17::timestamptz[],
-    $18::json[],
-    $19::json[]
-  );
+  json_populate_recordset(NULL::execution_payloads, $2::json);
 
 -- ExecutionsRepository.flushRollups (the counts of the execution inserted above)
 WITH
