@@ -13,16 +13,7 @@ const CONNECTIONS = 2;
  * `undefined` (use the main pool) when the database allows only one connection, as the embedded one does.
  */
 export function asyncCommitPool(settings: DatabaseSettings): Pool | undefined {
-  if (settings.embedded || settings.poolSize < 2) return undefined;
-  const pool = new Pool({
-    ...settings.poolOptions(),
-    connectionString: settings.url,
-    max: CONNECTIONS,
-    options: '-c synchronous_commit=off',
-  });
-  // An idle connection the server dropped: the pool discards it and opens another on the next query.
-  pool.on('error', () => undefined);
-  return pool;
+  return sidePool(settings, '-c synchronous_commit=off');
 }
 
 /**
@@ -37,13 +28,14 @@ export function asyncCommitPool(settings: DatabaseSettings): Pool | undefined {
  * `undefined` (use the main pool, unprepared) on the embedded database, as for `asyncCommitPool`.
  */
 export function genericPlanPool(settings: DatabaseSettings): Pool | undefined {
+  return sidePool(settings, '-c plan_cache_mode=force_generic_plan');
+}
+
+/** CONNECTIONS connections beside the main pool, with `options` set for their sessions; none on the embedded database. */
+function sidePool(settings: DatabaseSettings, options: string): Pool | undefined {
   if (settings.embedded || settings.poolSize < 2) return undefined;
-  const pool = new Pool({
-    ...settings.poolOptions(),
-    connectionString: settings.url,
-    max: CONNECTIONS,
-    options: '-c plan_cache_mode=force_generic_plan',
-  });
+  const pool = new Pool({ ...settings.poolOptions(), connectionString: settings.url, max: CONNECTIONS, options });
+  // An idle connection the server dropped: the pool discards it and opens another on the next query.
   pool.on('error', () => undefined);
   return pool;
 }
