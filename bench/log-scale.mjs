@@ -195,7 +195,10 @@ function bearer(tenant) {
   return jwt.sign({ sub: tenant.token, tenant_id: tenant.id, jti: randomUUID() }, secrets.JWT_SECRET, { algorithm: 'HS256', issuer: 'action-gateway', audience: 'action-gateway', expiresIn: 3600 });
 }
 
-/** `SAMPLES` sequential GETs of each path (a function of the sample number), p50/p99 of the 200s. */
+/**
+ * `SAMPLES` sequential GETs of each path (a function of the sample number), after 5 not counted: p50/p99 of the
+ * 200s, and the three slowest with their sample numbers (0 is the first counted), to tell a one-off from a pattern.
+ */
 async function latencies(url, token, path) {
   const pool = new Pool(url, { connections: 1 });
   const times = [];
@@ -210,8 +213,9 @@ async function latencies(url, token, path) {
   } finally {
     await pool.close();
   }
+  const slowest = times.map((ms, sample) => ({ sample, ms: round(ms, 2) })).sort((a, b) => b.ms - a.ms).slice(0, 3);
   times.sort((a, b) => a - b);
-  return { p50_ms: round(percentile(times, 0.5), 2), p99_ms: round(percentile(times, 0.99), 2) };
+  return { p50_ms: round(percentile(times, 0.5), 2), p99_ms: round(percentile(times, 0.99), 2), slowest };
 }
 
 async function getJson(url, token, path) {
