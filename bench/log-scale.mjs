@@ -20,7 +20,8 @@
 //             its backends for the database (on a shared machine a fairer figure than executions/s)
 // Settings (environment): EXECUTIONS (20,000,000 on PostgreSQL, 2,000,000 embedded), TENANTS (1000), DAYS (30),
 // PAYLOAD_DAYS (7), SAMPLES (200), BENCH_DURATION_S (10), BENCH_CONNECTIONS (20), EXECUTE_PAIRS (3), EXECUTE_RATE
-// (executions/s of the execute part; 0: as many as the service takes), DATABASE_URL,
+// (executions/s of the execute part; 0: as many as the service takes), DATABASE_URL, BENCH_NODE_ARGS (extra node
+// options for the service, e.g. `--trace-gc`; with BENCH_OUTPUT_DIR its output is kept),
 // PARTS (comma list of queries, execute, retention, delete, and database: the database's times alone; all but
 // database by default), REUSE (1: on PostgreSQL, a database a
 // run seeded already is measured again without seeding; its secrets and tenants are kept in table log_scale_seed.
@@ -66,6 +67,8 @@ process.on('exit', () => {
   rmSync(work, { recursive: true, force: true });
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+/** When the service was spawned (performance.now()), for the slowest samples' times. */
+let serviceStartedAt = 0;
 let secrets = { JWT_SECRET: randomBytes(48).toString('base64'), ADMIN_API_KEY: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64') };
 /** A seeded database's secrets and tenants (REUSE), or undefined. */
 async function seeded() {
@@ -197,7 +200,8 @@ function bearer(tenant) {
 
 /**
  * `SAMPLES` sequential GETs of each path (a function of the sample number), after 5 not counted: p50/p99 of the
- * 200s, and the three slowest with their sample numbers (0 is the first counted), to tell a one-off from a pattern.
+ * 200s, and the three slowest with their sample numbers (0 is the first counted), to tell a one-off from a pattern,
+ * and when each started after the service was spawned (the clock of its `--trace-gc` lines, BENCH_NODE_ARGS).
  */
 async function latencies(url, token, path) {
   const pool = new Pool(url, { connections: 1 });
@@ -208,14 +212,17 @@ async function latencies(url, token, path) {
       const response = await pool.request({ method: 'GET', path: path(i), headers: { authorization: `Bearer ${token}` } });
       const text = await response.body.text();
       if (response.statusCode !== 200) throw new Error(`GET ${path(i)}: ${response.statusCode} ${text}`);
-      if (i >= 5) times.push(performance.now() - started);
+      if (i >= 5) times.push({ ms: performance.now() - started, at: started });
     }
   } finally {
     await pool.close();
   }
-  const slowest = times.map((ms, sample) => ({ sample, ms: round(ms, 2) })).sort((a, b) => b.ms - a.ms).slice(0, 3);
-  times.sort((a, b) => a - b);
-  return { p50_ms: round(percentile(times, 0.5), 2), p99_ms: round(percentile(times, 0.99), 2), slowest };
+  const slowest = times
+    .map(({ ms, at }, sample) => ({ sample, ms: round(ms, 2), since_service_start_ms: round(at - serviceStartedAt, 0) }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 3);
+  const sorted = times.map(({ ms }) => ms).sort((a, b) => a - b);
+  return { p50_ms: round(percentile(sorted, 0.5), 2), p99_ms: round(percentile(sorted, 0.99), 2), slowest };
 }
 
 async function getJson(url, token, path) {
@@ -438,7 +445,8 @@ async function main() {
   log(`${MODE}, ${CONFIG.executions} executions, ${CONFIG.tenants} tenants, parts ${CONFIG.parts.join(',')}${previous ? ' (reusing the seeded database)' : ''}, load average ${loadAverage()}`);
   const receiver = await startReceiver();
   const port = await freePort();
-  const service = await startService({ port, dataDir, secrets, nodeArgs: [], env: { EXECUTION_RETENTION_DAYS: String(RETENTION_DAYS), EXECUTION_PAYLOAD_RETENTION_DAYS: String(Math.min(CONFIG.payloadDays, RETENTION_DAYS)) } });
+  serviceStartedAt = performance.now();
+  const service = await startService({ port, dataDir, secrets, nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), env: { EXECUTION_RETENTION_DAYS: String(RETENTION_DAYS), EXECUTION_PAYLOAD_RETENTION_DAYS: String(Math.min(CONFIG.payloadDays, RETENTION_DAYS)) } });
   const results = { mode: MODE, config: CONFIG, load_average_at_start: loadAverage(), machine: machineInfo(), source: sourceVersion(), load_average: {} };
   const part = async (name, work) => {
     if (!CONFIG.parts.includes(name)) return;

@@ -99,6 +99,12 @@ describe('the delivery log\'s lists, prepared', () => {
     expect(runs(lists) - runs(before.filter((row) => lists.some((list) => list.name === row.name)))).toBe(5);
   });
 
+  it('keeps the connections of its plans open while idle, so that a lull does not make every plan again', () => {
+    const pool = (testApp.app.get(ExecutionsRepository) as unknown as { readPool?: Pool }).readPool;
+    // The embedded database has no pool of its own for the log's reads.
+    expect(pool?.options.idleTimeoutMillis).toBe(testDatabase().embedded ? undefined : 0);
+  });
+
   it('reads the statistics the same way: prepared, generic, on the log\'s own connections', async () => {
     const stats = await gateway(testApp, 'GET', '/stats', { token: tenant.jwt });
     expect(stats.status).toBe(200);
