@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
-import type { ClientConfig, PoolConfig } from 'pg';
+import type { PoolConfig } from 'pg';
 import { AppConfig } from '../config/app-config';
+import { DeadlineClient, DeadlineClientConfig } from './query-deadline';
 
 /**
  * How this service reaches its database: one description for TypeORM's pool (dataSourceOptions) and for the
@@ -32,22 +33,30 @@ export class DatabaseSettings {
   }
 
   /** A pg pool's options; `connectionString` is left to the caller (TypeORM sets its own from `url`). */
-  poolOptions(): PoolConfig {
+  poolOptions(): PoolConfig & DeadlineClientConfig {
     return {
       max: this.poolSize,
       connectionTimeoutMillis: this.connectTimeoutMs,
       idleTimeoutMillis: 30_000,
       // The server cancels a slow statement; the client also stops waiting, for a database that does not answer
-      // at all (a network that drops packets, a server that hangs), so a request is a prompt 503, not a hang.
+      // at all (a network that drops packets, a server that hangs), so a request is a prompt 503, not a hang: a
+      // watchdog's deadline rather than pg's query_timeout, whose timer per query kept every query's rows alive
+      // into the old generation (DeadlineClient).
       statement_timeout: this.statementTimeoutMs,
-      query_timeout: this.statementTimeoutMs + 1_000,
+      Client: DeadlineClient,
+      queryDeadlineMs: this.statementTimeoutMs + 1_000,
       ...(this.connectInProcess ? { stream: this.connectInProcess } : {}),
     };
   }
 
   /** A single connection of the service's own, named so it can be told apart in pg_stat_activity. */
-  clientOptions(applicationName: string): ClientConfig {
-    const { connectionTimeoutMillis, statement_timeout, query_timeout, stream } = this.poolOptions();
-    return { connectionString: this.url, application_name: applicationName, connectionTimeoutMillis, statement_timeout, query_timeout, keepAlive: true, stream };
+  clientOptions(applicationName: string): DeadlineClientConfig {
+    const { connectionTimeoutMillis, statement_timeout, queryDeadlineMs, stream } = this.poolOptions();
+    return { connectionString: this.url, application_name: applicationName, connectionTimeoutMillis, statement_timeout, queryDeadlineMs, keepAlive: true, stream };
+  }
+
+  /** A single connection of the service's own (not yet connected), with the pools' deadline. */
+  newClient(applicationName: string): DeadlineClient {
+    return new DeadlineClient(this.clientOptions(applicationName));
   }
 }

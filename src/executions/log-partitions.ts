@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Client } from 'pg';
 import { DatabaseSettings } from '../database/database-settings';
 
 const DAY_MS = 86_400_000;
@@ -40,7 +39,7 @@ export class ExecutionLogPartitions {
 
   /** Runs `work` on a connection of its own, closed afterwards. */
   async withConnection<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    const client = new Client(this.settings.clientOptions('action-gateway log maintenance'));
+    const client = this.settings.newClient('action-gateway log maintenance');
     client.on('error', () => undefined);
     await client.connect();
     try {

@@ -1,0 +1,99 @@
+import { once } from 'node:events';
+import { AddressInfo, createServer, Server, Socket } from 'node:net';
+import { Pool } from 'pg';
+import { isDatabaseUnavailable } from './database-errors';
+import { DEADLINE_CHECK_MS, DeadlineClient, QueryDeadlineError, watchedClients } from './query-deadline';
+
+const DEADLINE_MS = 1_000;
+
+/** A message of PostgreSQL's protocol: its type, its length, its body. */
+function message(type: string, body: Buffer = Buffer.alloc(0)): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(body.length + 4);
+  return Buffer.concat([Buffer.from(type), length, body]);
+}
+const READY = message('Z', Buffer.from('I'));
+const AUTHENTICATED = message('R', Buffer.alloc(4));
+const SELECT_0 = message('C', Buffer.from('SELECT 0\0'));
+
+/**
+ * A database on 127.0.0.1 that accepts the connection and then answers each simple query after `answerAfterMs`,
+ * or never (`undefined`): a server that hangs, a network that drops its packets.
+ */
+async function fakeDatabase(answerAfterMs: number | undefined): Promise<{ url: string; server: Server; sockets: Socket[] }> {
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.on('error', () => undefined);
+    let started = false;
+    socket.on('data', (data) => {
+      if (!started) {
+        started = true;
+        socket.write(Buffer.concat([AUTHENTICATED, READY]));
+        return;
+      }
+      if (data[0] === 'Q'.charCodeAt(0) && answerAfterMs !== undefined) setTimeout(() => socket.write(Buffer.concat([SELECT_0, READY])), answerAfterMs);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `postgres://postgres@127.0.0.1:${(server.address() as AddressInfo).port}/db`, server, sockets };
+}
+
+describe('DeadlineClient', () => {
+  let database: Awaited<ReturnType<typeof fakeDatabase>> | undefined;
+  afterEach(async () => {
+    database?.sockets.forEach((socket) => socket.destroy());
+    database?.server.close();
+    database = undefined;
+  });
+
+  it('closes the connection of a query left unanswered past its deadline, failing it as the database unavailable', async () => {
+    database = await fakeDatabase(undefined);
+    const client = new DeadlineClient({ connectionString: database.url, queryDeadlineMs: DEADLINE_MS });
+    client.on('error', () => undefined);
+    await client.connect();
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    expect(watchedClients()).toBe(1);
+    const started = performance.now();
+    const error = await client.query('SELECT 0').then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    const waited = performance.now() - started;
+    expect(error).toBeInstanceOf(QueryDeadlineError);
+    expect((error as Error).message).toBe(`Query read timeout: the database did not answer within ${DEADLINE_MS} ms`);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(waited).toBeGreaterThanOrEqual(DEADLINE_MS);
+    expect(waited).toBeLessThan(DEADLINE_MS + 2 * DEADLINE_CHECK_MS + 500);
+    await ended;
+    expect(watchedClients()).toBe(0);
+  });
+
+  it('lets a slow query that is answered within its deadline finish, and forgets a client once it ends', async () => {
+    database = await fakeDatabase(DEADLINE_MS / 2);
+    const client = new DeadlineClient({ connectionString: database.url, queryDeadlineMs: DEADLINE_MS });
+    await client.connect();
+    for (let i = 0; i < 3; i++) expect((await client.query('SELECT 0')).command).toBe('SELECT');
+    await client.end();
+    expect(watchedClients()).toBe(0);
+  });
+
+  it("takes a pool's connection out of the pool when its query is cut: the query waiting for it gets a new one", async () => {
+    database = await fakeDatabase(undefined);
+    const pool = new Pool({ connectionString: database.url, max: 1, Client: DeadlineClient, queryDeadlineMs: DEADLINE_MS } as ConstructorParameters<typeof Pool>[0]);
+    pool.on('error', () => undefined);
+    const results = await Promise.allSettled([pool.query('SELECT 0'), pool.query('SELECT 0')]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    for (const result of results) expect((result as PromiseRejectedResult).reason).toBeInstanceOf(QueryDeadlineError);
+    expect(database.sockets).toHaveLength(2);
+    await pool.end();
+    expect(watchedClients()).toBe(0);
+  });
+
+  it('sets no deadline, and watches nothing, without queryDeadlineMs', () => {
+    const client = new DeadlineClient({ connectionString: 'postgres://postgres@127.0.0.1:1/db' });
+    expect(watchedClients()).toBe(0);
+    expect(client).toBeInstanceOf(DeadlineClient);
+  });
+});
