@@ -11,7 +11,7 @@ import { globalStatement, prepared } from '../database/statement';
 import { tenantStatement, TenantStatement } from '../tenancy/tenant-statement';
 import { uuidV7Time } from '../common/uuid';
 import { Execution, ExecutionStatus } from './execution.entity';
-import { ExecutionPayload } from './execution-payload';
+import { ExecutionPayload, StoredExecutionPayload, withRequestHeaders } from './execution-payload';
 import { ExecutionLogPartitions } from './log-partitions';
 import { RollupBuffer, RollupCounts, RollupRows, TENANT_TOTAL } from './rollup-buffer';
 
@@ -36,7 +36,7 @@ const NO_PARTITION = /no partition of relation/;
 /** An execution to store, with its payload when payload logging is on. */
 export interface ExecutionToStore {
   execution: Execution;
-  payload?: ExecutionPayload;
+  payload?: StoredExecutionPayload;
 }
 
 /** What a list of the log selects; every filter is optional but the tenant. */
@@ -56,11 +56,6 @@ export interface ListedExecution {
   execution: Execution;
   /** `created_at` as PostgreSQL writes it (microseconds, which a Date does not hold). */
   position: string;
-}
-
-export interface StoredPayload {
-  request: ExecutionPayload['request'];
-  attempts: ExecutionPayload['attempts'];
 }
 
 /** One rollup row: counts and the duration histogram of one action (or the tenant's total) over one period. */
@@ -91,18 +86,24 @@ const FIND_NEAR_OF_ACTION_SQL = tenantStatement<[id: string, keptSince: Date, fr
 );
 /** How far from its id's time an execution's `created_at` is looked for first. */
 const ID_TIME_WINDOW_MS = 60_000;
-const PAYLOAD_SQL = tenantStatement<[id: string, createdAt: Date], StoredPayload>(
+const PAYLOAD_SQL = tenantStatement<[id: string, createdAt: Date], StoredExecutionPayload>(
   `SELECT request, attempts FROM execution_payloads WHERE tenant_id = $1 AND execution_id = $2 AND created_at = $3`,
 );
+/**
+ * The histograms are read as JSON: pg parses an integer[] character by character (postgres-array), about 0.9 MB
+ * of short-lived strings for one request's 80 histograms, which made the statistics the service's largest
+ * allocation and brought its full collections on (docs/benchmarks.md, "The statistics' allocation"); JSON.parse
+ * reads the same numbers natively.
+ */
 const statsSql = (table: string) =>
   readOfEveryPartition<[actionId: string, since: Date], StatsDbRow>(
-    `SELECT action_id, period_start, executions, succeeded, failed, duration_histogram FROM ${table} ` +
+    `SELECT action_id, period_start, executions, succeeded, failed, to_json(duration_histogram) AS duration_histogram FROM ${table} ` +
       `WHERE tenant_id = $1 AND action_id = $2 AND period_start >= $3 ORDER BY period_start`,
   );
 const STATS_SQL = { hour: statsSql('execution_stats_hourly'), day: statsSql('execution_stats_daily') };
 const STATS_PER_ACTION_SQL = readOfEveryPartition<[tenantTotal: string, since: Date], StatsDbRow>(
   `SELECT action_id, min(period_start) AS period_start, sum(executions)::int AS executions, sum(succeeded)::int AS succeeded, ` +
-    `sum(failed)::int AS failed, execution_histogram_sum(duration_histogram) AS duration_histogram ` +
+    `sum(failed)::int AS failed, to_json(execution_histogram_sum(duration_histogram)) AS duration_histogram ` +
     `FROM execution_stats_hourly WHERE tenant_id = $1 AND action_id <> $2 AND period_start >= $3 GROUP BY action_id`,
 );
 /** The list's statement for each combination of filters, made once. */
@@ -257,10 +258,10 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
 
   /** The payload of the tenant's execution stored at `createdAt` (one partition), if still kept since `keptSince`. */
   @GenerateSql({ params: [DummyValue.TENANT_ID, { id: DummyValue.UUID, createdAt: DummyValue.DATE }, new Date(0)] })
-  async findPayload(tenantId: TenantId, execution: Pick<Execution, 'id' | 'createdAt'>, keptSince: Date): Promise<StoredPayload | undefined> {
+  async findPayload(tenantId: TenantId, execution: Pick<Execution, 'id' | 'createdAt'>, keptSince: Date): Promise<ExecutionPayload | undefined> {
     if (execution.createdAt < keptSince) return undefined;
     const rows = await this.pool.query(PAYLOAD_SQL, [tenantId, execution.id, execution.createdAt]);
-    return rows[0];
+    return rows[0] && withRequestHeaders(rows[0]);
   }
 
   /** Rollup rows of the tenant (of one action, or of the tenant's total) from `since`, oldest first. */

@@ -332,7 +332,7 @@ SELECT
   executions,
   succeeded,
   failed,
-  duration_histogram
+  to_json(duration_histogram) AS duration_histogram
 FROM
   execution_stats_hourly
 WHERE
@@ -349,7 +349,7 @@ SELECT
   executions,
   succeeded,
   failed,
-  duration_histogram
+  to_json(duration_histogram) AS duration_histogram
 FROM
   execution_stats_daily
 WHERE
@@ -366,7 +366,7 @@ SELECT
   sum(executions)::int AS executions,
   sum(succeeded)::int AS succeeded,
   sum(failed)::int AS failed,
-  execution_histogram_sum (duration_histogram) AS duration_histogram
+  to_json(execution_histogram_sum (duration_histogram)) AS duration_histogram
 FROM
   execution_stats_hourly
 WHERE
