@@ -123,6 +123,22 @@ describe('the delivery log', () => {
       // The same through the management API.
       const viaAdmin = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions/${execution.id}`);
       expect(viaAdmin.body).toEqual(detail.body);
+      // Stored once: the request's headers are the last attempt's, not written a second time.
+      const [stored] = await dataSource.query('SELECT request::jsonb AS request, attempts::jsonb AS attempts FROM execution_payloads WHERE execution_id = $1', [execution.id]);
+      expect(stored.request).not.toHaveProperty('headers');
+      expect(stored.attempts[1].request_headers).toEqual(payload.request.headers);
+    });
+
+    it('shows a payload stored with its own request headers (before they were stored once) as it was stored', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      const execution = (await execute(action.name)).body.execution;
+      const own = { 'content-type': 'application/json', 'x-stored': 'before' };
+      await dataSource.query(`UPDATE execution_payloads SET request = json_build_object('body', '{}', 'body_encoding', 'utf8', 'body_bytes', 2, 'body_truncated', false, 'headers', $2::json) WHERE execution_id = $1`, [
+        execution.id,
+        JSON.stringify(own),
+      ]);
+      const { payload } = (await get(`/actions/${action.name}/executions/${execution.id}`)).body.execution;
+      expect(payload.request).toEqual({ body: '{}', body_encoding: 'utf8', body_bytes: 2, body_truncated: false, headers: own });
     });
 
     it('bounds a huge answer (16 KiB kept of 900 KB), a non-UTF-8 one (base64) and a flood of headers, each cut marked', async () => {

@@ -1,4 +1,4 @@
-import { loggedBody, loggedHeaders, PAYLOAD_LIMITS } from './execution-payload';
+import { loggedBody, loggedHeaders, PAYLOAD_LIMITS, withRequestHeaders } from './execution-payload';
 
 describe('execution payloads as the log keeps them', () => {
   it('keeps a body whole within the limit, and cuts a longer one at a character boundary, marked', () => {
@@ -6,6 +6,14 @@ describe('execution payloads as the log keeps them', () => {
     const euros = Buffer.from('€'.repeat(10)); // 3 bytes each
     expect(loggedBody(euros, 16)).toEqual({ body: '€'.repeat(5), body_encoding: 'utf8', body_bytes: 30, body_truncated: true });
     expect(loggedBody(undefined, 16)).toEqual({ body: null, body_encoding: 'utf8', body_bytes: 0, body_truncated: false });
+  });
+
+  it("shows the request with the last attempt's headers, unless the row kept its own", () => {
+    const body = { body: '{}', body_encoding: 'utf8' as const, body_bytes: 2, body_truncated: false };
+    const attempts = [1, 2].map((attempt) => ({ attempt, request_headers: { 'webhook-timestamp': String(attempt) }, response: null }));
+    expect(withRequestHeaders({ request: body, attempts })).toEqual({ request: { ...body, headers: { 'webhook-timestamp': '2' } }, attempts });
+    expect(withRequestHeaders({ request: { ...body, headers: { own: 'yes' } }, attempts }).request.headers).toEqual({ own: 'yes' });
+    expect(withRequestHeaders({ request: body, attempts: [] }).request.headers).toEqual({});
   });
 
   it('keeps a body that is not text (or holds U+0000) as base64', () => {

@@ -11,7 +11,8 @@ import { BASE_REQUEST_HEADERS } from '../webhooks/webhook-client';
  * - each answer's body: the first 16 KiB;
  * - headers, each way: at most 50, each value cut at 1 KiB, 8 KiB in all.
  * A cut is marked: `body_truncated: true` beside `body_bytes`, the size before the cut, and a header value cut
- * ends with CUT_MARKER. At most about 64 + 3 × 24 + 8 KiB per execution with the default two retries.
+ * ends with CUT_MARKER. At most about 64 + 3 × (16 + 8 + 8) KiB = 160 KiB per execution with the default two retries
+ * (the request's own headers are the last attempt's, stored once: StoredExecutionPayload).
  */
 export const PAYLOAD_LIMITS = Object.freeze({
   requestBodyBytes: 65_536,
@@ -56,7 +57,22 @@ export interface ExecutionPayload {
   attempts: LoggedAttempt[];
 }
 
-export function payloadOf(report: DeliveryReport): ExecutionPayload {
+/**
+ * The payload row as stored: the request's headers are the last attempt's `request_headers`, so they are written
+ * once, there (about a quarter of a small execution's payload), and put back by `withRequestHeaders` on reading.
+ * Rows stored before keep their own copy.
+ */
+export interface StoredExecutionPayload {
+  request: LoggedBody & { headers?: Record<string, string> };
+  attempts: LoggedAttempt[];
+}
+
+/** The stored row as shown: the request with its headers. */
+export function withRequestHeaders({ request, attempts }: StoredExecutionPayload): ExecutionPayload {
+  return { request: { ...request, headers: request.headers ?? attempts[attempts.length - 1]?.request_headers ?? {} }, attempts };
+}
+
+export function payloadOf(report: DeliveryReport): StoredExecutionPayload {
   const attempts = report.attempts.map(({ attempt, sent, outcome }) => ({ attempt, request_headers: requestHeaders(sent.headers), response: loggedResponse(outcome) }));
   const { body } = report.attempts[report.attempts.length - 1].sent;
   // The body is canonical JSON, ASCII throughout (json.dumps' escapes): within the limit it is kept as it is.
@@ -64,8 +80,7 @@ export function payloadOf(report: DeliveryReport): ExecutionPayload {
     body.length <= PAYLOAD_LIMITS.requestBodyBytes && Buffer.byteLength(body) === body.length
       ? { body, body_encoding: 'utf8' as const, body_bytes: body.length, body_truncated: false }
       : loggedBody(Buffer.from(body, 'utf8'), PAYLOAD_LIMITS.requestBodyBytes);
-  // The request's headers are the last attempt's, bounded once (the same object, written out twice).
-  return { request: { ...request, headers: attempts[attempts.length - 1].request_headers }, attempts };
+  return { request, attempts };
 }
 
 function requestHeaders(sent: Record<string, string>): Record<string, string> {
