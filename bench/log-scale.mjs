@@ -22,6 +22,7 @@
 // PAYLOAD_DAYS (7), SAMPLES (200), BENCH_DURATION_S (10), BENCH_CONNECTIONS (20), EXECUTE_PAIRS (3), EXECUTE_RATE
 // (executions/s of the execute part; 0: as many as the service takes), DATABASE_URL, BENCH_NODE_ARGS (extra node
 // options for the service, e.g. `--trace-gc`; with BENCH_OUTPUT_DIR its output is kept),
+// QUERY_ORDER (interleaved: the queries' samples in turn; blocks: each query's samples together),
 // QUERIES (';'-separated parts of query names: only the queries whose name holds one, e.g. `stats;limit=100`),
 // PARTS (comma list of queries, execute, retention, delete, and database: the database's times alone; all but
 // database by default), REUSE (1: on PostgreSQL, a database a
@@ -56,6 +57,7 @@ const CONFIG = {
   parts: (process.env.PARTS ?? 'queries,execute,retention,delete').split(',').map((part) => part.trim()),
   reuse: process.env.REUSE === '1' && MODE === 'postgresql',
   queries: (process.env.QUERIES ?? '').split(';').map((part) => part.trim()).filter(Boolean),
+  queryOrder: process.env.QUERY_ORDER === 'blocks' ? 'blocks' : 'interleaved',
 };
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const RETENTION_DAYS = CONFIG.days - 2;
@@ -201,30 +203,42 @@ function bearer(tenant) {
 }
 
 /**
- * `SAMPLES` sequential GETs of each path (a function of the sample number), after 5 not counted: p50/p99 of the
- * 200s, and the three slowest with their sample numbers (0 is the first counted), to tell a one-off from a pattern,
- * and when each started after the service was spawned (the clock of its `--trace-gc` lines, BENCH_NODE_ARGS).
+ * `SAMPLES` sequential GETs of each case's path (a function of the sample number), after 5 not counted, one
+ * request at a time: p50/p99 of the 200s, and the three slowest with their sample numbers (0 is the first counted),
+ * to tell a one-off from a pattern, and when each started after the service was spawned (the clock of its
+ * `--trace-gc` lines, BENCH_NODE_ARGS). QUERY_ORDER `interleaved` (the default) takes the cases in turn, sample by
+ * sample, so that a one-off stall of the service (its first full garbage collection after start) falls on one
+ * sample of a few cases instead of on consecutive samples of whichever case ran then; `blocks` runs each case's
+ * samples one after another (as before 2026-11-27 20:40 UTC).
  */
-async function latencies(url, token, path) {
-  const pool = new Pool(url, { connections: 1 });
-  const times = [];
+async function latencies(url, cases) {
+  const runs = cases.map(([name, token, path]) => ({ name, token, path, pool: new Pool(url, { connections: 1 }), times: [] }));
+  const sample = async (run, i) => {
+    const started = performance.now();
+    const response = await run.pool.request({ method: 'GET', path: run.path(i), headers: { authorization: `Bearer ${run.token}` } });
+    const text = await response.body.text();
+    if (response.statusCode !== 200) throw new Error(`GET ${run.path(i)}: ${response.statusCode} ${text}`);
+    if (i >= 5) run.times.push({ ms: performance.now() - started, at: started });
+  };
   try {
-    for (let i = 0; i < CONFIG.samples + 5; i++) {
-      const started = performance.now();
-      const response = await pool.request({ method: 'GET', path: path(i), headers: { authorization: `Bearer ${token}` } });
-      const text = await response.body.text();
-      if (response.statusCode !== 200) throw new Error(`GET ${path(i)}: ${response.statusCode} ${text}`);
-      if (i >= 5) times.push({ ms: performance.now() - started, at: started });
+    if (CONFIG.queryOrder === 'blocks') {
+      for (const run of runs) for (let i = 0; i < CONFIG.samples + 5; i++) await sample(run, i);
+    } else {
+      for (let i = 0; i < CONFIG.samples + 5; i++) for (const run of runs) await sample(run, i);
     }
   } finally {
-    await pool.close();
+    await Promise.all(runs.map((run) => run.pool.close()));
   }
-  const slowest = times
-    .map(({ ms, at }, sample) => ({ sample, ms: round(ms, 2), since_service_start_ms: round(at - serviceStartedAt, 0) }))
-    .sort((a, b) => b.ms - a.ms)
-    .slice(0, 3);
-  const sorted = times.map(({ ms }) => ms).sort((a, b) => a - b);
-  return { p50_ms: round(percentile(sorted, 0.5), 2), p99_ms: round(percentile(sorted, 0.99), 2), slowest };
+  return Object.fromEntries(
+    runs.map(({ name, times }) => {
+      const slowest = times
+        .map(({ ms, at }, index) => ({ sample: index, ms: round(ms, 2), since_service_start_ms: round(at - serviceStartedAt, 0) }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 3);
+      const sorted = times.map(({ ms }) => ms).sort((a, b) => a - b);
+      return [name, { p50_ms: round(percentile(sorted, 0.5), 2), p99_ms: round(percentile(sorted, 0.99), 2), slowest }];
+    }),
+  );
 }
 
 async function getJson(url, token, path) {
@@ -262,12 +276,11 @@ async function queries(service, big, small) {
     'stats, tenant-wide (big tenant)': [bigToken, () => `${GATEWAY}/stats`],
     'stats, one action (big action)': [bigToken, () => `${GATEWAY}/stats?action=action_0`],
   };
-  const results = {};
-  for (const [name, [token, path]] of Object.entries(cases)) {
-    if (CONFIG.queries.length > 0 && !CONFIG.queries.some((part) => name.includes(part))) continue;
-    results[name] = await latencies(service.url, token, path);
-    log(`${name}: p50 ${results[name].p50_ms} ms, p99 ${results[name].p99_ms} ms`);
-  }
+  const chosen = Object.entries(cases)
+    .filter(([name]) => CONFIG.queries.length === 0 || CONFIG.queries.some((part) => name.includes(part)))
+    .map(([name, [token, path]]) => [name, token, path]);
+  const results = await latencies(service.url, chosen);
+  for (const [name, { p50_ms, p99_ms }] of Object.entries(results)) log(`${name}: p50 ${p50_ms} ms, p99 ${p99_ms} ms`);
   return results;
 }
 
