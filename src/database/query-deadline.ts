@@ -38,7 +38,8 @@ function look(): void {
  * pg's own `query_timeout` does this with a timer per query whose callback holds the query and its rows. Under a
  * steady stream of reads that kept every query's rows alive through two young collections, so they were promoted
  * to the old generation: about 2 MB every 0.3 s on the delivery log's lists, a full collection every few seconds
- * and a p99 of 17 to 32 ms where the same lists without it had 11 ms (docs/benchmarks.md, "The query deadline").
+ * and p99s of 17 to 35 ms where the same list without it had 11 ms (docs/benchmarks.md, "The query deadline and
+ * the statistics' allocation").
  * Here one watchdog for the process looks at every client twice a second instead: a query seen running at two
  * looks `queryDeadlineMs` apart has its connection closed with QueryDeadlineError, which fails the query (and any
  * queued behind it) and takes the connection out of its pool. Nothing is allocated per query.

@@ -91,9 +91,8 @@ const PAYLOAD_SQL = tenantStatement<[id: string, createdAt: Date], StoredExecuti
 );
 /**
  * The histograms are read as JSON: pg parses an integer[] character by character (postgres-array), about 0.9 MB
- * of short-lived strings for one request's 80 histograms, which made the statistics the service's largest
- * allocation and brought its full collections on (docs/benchmarks.md, "The statistics' allocation"); JSON.parse
- * reads the same numbers natively.
+ * of short-lived strings for one request's 80 histograms, the largest allocation of a query run (docs/benchmarks.md,
+ * "The query deadline and the statistics' allocation"); JSON.parse reads the same numbers natively.
  */
 const statsSql = (table: string) =>
   readOfEveryPartition<[actionId: string, since: Date], StatsDbRow>(
