@@ -288,7 +288,7 @@ async function queries(service, big, small) {
  * The database's own time for each query, apart from HTTP and the service: the statements the service's
  * repository sends (captured from dist/, with the same parameters) run under EXPLAIN ANALYZE, SAMPLES times each;
  * p50/p99 of planning + execution, and one plan of each. A case the service answers with several statements
- * (a lookup: the execution, then its payload; the stats: the hourly and daily series and, tenant-wide, the
+ * (a lookup: the execution, then its payload; the stats: the hourly and daily series, one statement, and, tenant-wide, the
  * per-action sums, which the service runs concurrently) counts their sum.
  */
 async function databaseTimes(big, small) {
@@ -335,14 +335,12 @@ async function databaseTimes(big, small) {
         }),
       'stats, tenant-wide (big tenant)': () =>
         statements(async (r) => {
-          await r.stats(big.id, 'hour', new Date(now - 48 * 3_600_000));
-          await r.stats(big.id, 'day', new Date(now - RETENTION_DAYS * DAY_MS));
+          await r.stats(big.id, new Date(now - 48 * 3_600_000), new Date(now - RETENTION_DAYS * DAY_MS));
           await r.statsPerAction(big.id, new Date(now - 24 * 3_600_000));
         }),
       'stats, one action (big action)': () =>
         statements(async (r) => {
-          await r.stats(big.id, 'hour', new Date(now - 48 * 3_600_000), bigAction);
-          await r.stats(big.id, 'day', new Date(now - RETENTION_DAYS * DAY_MS), bigAction);
+          await r.stats(big.id, new Date(now - 48 * 3_600_000), new Date(now - RETENTION_DAYS * DAY_MS), bigAction);
         }),
     };
     const results = {};

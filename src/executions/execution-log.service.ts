@@ -117,9 +117,8 @@ export class ExecutionLogService {
     const hoursFrom = Math.floor(now / HOUR_MS) * HOUR_MS - 47 * HOUR_MS;
     const days = this.config.executionRetentionDays;
     const daysFrom = Math.floor(now / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
-    const [hourly, daily, perAction, names] = await Promise.all([
-      this.executions.stats(tenantId, 'hour', new Date(hoursFrom), action?.id),
-      this.executions.stats(tenantId, 'day', new Date(daysFrom), action?.id),
+    const [{ hourly, daily }, perAction, names] = await Promise.all([
+      this.executions.stats(tenantId, new Date(hoursFrom), new Date(daysFrom), action?.id),
       action ? Promise.resolve([]) : this.executions.statsPerAction(tenantId, new Date(now - 24 * HOUR_MS)),
       action ? Promise.resolve([]) : this.actions.list(tenantId, asOf),
     ]);

@@ -94,12 +94,13 @@ const PAYLOAD_SQL = tenantStatement<[id: string, createdAt: Date], StoredExecuti
  * of short-lived strings for one request's 80 histograms, the largest allocation of a query run (docs/benchmarks.md,
  * "The query deadline and the statistics' allocation"); JSON.parse reads the same numbers natively.
  */
-const statsSql = (table: string) =>
-  readOfEveryPartition<[actionId: string, since: Date], StatsDbRow>(
-    `SELECT action_id, period_start, executions, succeeded, failed, to_json(duration_histogram) AS duration_histogram FROM ${table} ` +
-      `WHERE tenant_id = $1 AND action_id = $2 AND period_start >= $3 ORDER BY period_start`,
-  );
-const STATS_SQL = { hour: statsSql('execution_stats_hourly'), day: statsSql('execution_stats_daily') };
+const seriesOf = (period: 'hour' | 'day', table: string, since: string) =>
+  `SELECT '${period}'::text AS period, action_id, period_start, executions, succeeded, failed, to_json(duration_histogram) AS duration_histogram ` +
+  `FROM ${table} WHERE tenant_id = $1 AND action_id = $2 AND period_start >= ${since}`;
+/** Both series in one statement: one round trip and one connection of the read pool, where two took both. */
+const SERIES_SQL = readOfEveryPartition<[actionId: string, hoursFrom: Date, daysFrom: Date], StatsDbRow & { period: 'hour' | 'day' }>(
+  `${seriesOf('hour', 'execution_stats_hourly', '$3')} UNION ALL ${seriesOf('day', 'execution_stats_daily', '$4')} ORDER BY period, period_start`,
+);
 const STATS_PER_ACTION_SQL = readOfEveryPartition<[tenantTotal: string, since: Date], StatsDbRow>(
   `SELECT action_id, min(period_start) AS period_start, sum(executions)::int AS executions, sum(succeeded)::int AS succeeded, ` +
     `sum(failed)::int AS failed, to_json(execution_histogram_sum(duration_histogram)) AS duration_histogram ` +
@@ -263,11 +264,15 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
     return rows[0] && withRequestHeaders(rows[0]);
   }
 
-  /** Rollup rows of the tenant (of one action, or of the tenant's total) from `since`, oldest first. */
-  @GenerateSql({ name: 'hourly', params: [DummyValue.TENANT_ID, 'hour', DummyValue.DATE] }, { name: 'daily, one action', params: [DummyValue.TENANT_ID, 'day', DummyValue.DATE, DummyValue.UUID] })
-  async stats(tenantId: TenantId, period: 'hour' | 'day', since: Date, actionId: string = TENANT_TOTAL): Promise<StatsRow[]> {
+  /**
+   * Rollup rows of the tenant (of one action, or of the tenant's total): the hourly ones from `hoursFrom` and the
+   * daily ones from `daysFrom`, each oldest first.
+   */
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.DATE, DummyValue.DATE, DummyValue.UUID] })
+  async stats(tenantId: TenantId, hoursFrom: Date, daysFrom: Date, actionId: string = TENANT_TOTAL): Promise<{ hourly: StatsRow[]; daily: StatsRow[] }> {
     await this.rollups.flush();
-    return (await this.readEveryPartition(STATS_SQL[period], [tenantId, actionId, since])).map(toStatsRow);
+    const rows = await this.readEveryPartition(SERIES_SQL, [tenantId, actionId, hoursFrom, daysFrom]);
+    return { hourly: rows.filter((row) => row.period === 'hour').map(toStatsRow), daily: rows.filter((row) => row.period === 'day').map(toStatsRow) };
   }
 
   /** The tenant's per-action rollups from `since` (hourly), summed per action. */

@@ -325,8 +325,9 @@ WHERE
   AND execution_id = $2
   AND created_at = $3;
 
--- ExecutionsRepository.stats (hourly)
+-- ExecutionsRepository.stats
 SELECT
+  'hour'::text AS period,
   action_id,
   period_start,
   executions,
@@ -339,11 +340,9 @@ WHERE
   tenant_id = $1
   AND action_id = $2
   AND period_start >= $3
-ORDER BY
-  period_start;
-
--- ExecutionsRepository.stats (daily, one action)
+UNION ALL
 SELECT
+  'day'::text AS period,
   action_id,
   period_start,
   executions,
@@ -355,8 +354,9 @@ FROM
 WHERE
   tenant_id = $1
   AND action_id = $2
-  AND period_start >= $3
+  AND period_start >= $4
 ORDER BY
+  period,
   period_start;
 
 -- ExecutionsRepository.statsPerAction
