@@ -52,6 +52,8 @@ describe('DeadlineClient', () => {
     database = await fakeDatabase(undefined);
     const client = new DeadlineClient({ connectionString: database.url, queryDeadlineMs: DEADLINE_MS });
     client.on('error', () => undefined);
+    // Watched from its connection on, not before (a client made and never connected would stay watched).
+    expect(watchedClients()).toBe(0);
     await client.connect();
     const ended = new Promise((resolve) => client.once('end', resolve));
     expect(watchedClients()).toBe(1);

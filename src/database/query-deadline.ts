@@ -53,10 +53,18 @@ export class DeadlineClient extends Client {
   constructor(config: DeadlineClientConfig = {}) {
     super(config);
     this.deadlineMs = config.queryDeadlineMs ?? 0;
-    if (this.deadlineMs <= 0) return;
-    watched.add(this);
-    this.once('end', () => unwatch(this));
-    timer ??= setInterval(look, DEADLINE_CHECK_MS).unref();
+  }
+
+  /** Connects, watched from then on until the connection ends: a client never connected is never watched. */
+  override connect(): Promise<Client>;
+  override connect(callback: ((err: Error) => void) | ((err: null, c: Client) => void)): void;
+  override connect(callback?: ((err: Error) => void) | ((err: null, c: Client) => void)): Promise<Client> | void {
+    if (this.deadlineMs > 0 && !watched.has(this)) {
+      watched.add(this);
+      this.once('end', () => unwatch(this));
+      timer ??= setInterval(look, DEADLINE_CHECK_MS).unref();
+    }
+    return callback ? super.connect(callback) : super.connect();
   }
 
   /** One look of the watchdog at `now` (performance.now()). */
