@@ -434,6 +434,54 @@ describe('the delivery log', () => {
     });
   });
 
+  describe('a lookup by id alone, for the tenant', () => {
+    it('finds the tenant\'s execution from its id (a receiver\'s webhook-id) whichever its action, as the per-action lookup shows it', async () => {
+      const action = await actionAnswering(answer(500, '{"error":"down"}'));
+      const failed = (await execute(action.name, { city: 'Tromsø' })).body.execution;
+      const webhookId = receiver.calls[receiver.calls.length - 1].headers['webhook-id'];
+      expect(webhookId).toBe(failed.id);
+
+      const byId = await get(`/executions/${String(webhookId).toUpperCase()}`);
+      expect(byId.status).toBe(200);
+      expect(byId.headers.get('cache-control')).toBe('no-store');
+      expect(byId.body).toEqual((await get(`/actions/${action.name}/executions/${failed.id}`)).body);
+      expect(byId.body.execution).toMatchObject({ id: failed.id, action_name: action.name, status: 'failed', replay_of: null });
+      expect(JSON.parse(byId.body.execution.payload.request.body).parameters).toEqual({ city: 'Tromsø' });
+    });
+
+    it('answers 404 Execution not found for another tenant\'s id, an unknown one and a malformed one; 401 without a token', async () => {
+      const theirs = await actionAnswering(answer(200, '{"result":"theirs"}'), other);
+      const theirExecution = (await execute(theirs.name, { city: 'x' }, other)).body.execution;
+      expect((await get(`/executions/${theirExecution.id}`, other)).status).toBe(200);
+      for (const id of [theirExecution.id, randomUUID(), 'not-a-uuid']) {
+        const response = await get(`/executions/${id}`);
+        expect([id, response.status, response.body]).toEqual([id, 404, { error: 'Execution not found' }]);
+      }
+      const anonymous = await call(testApp.baseUrl, 'GET', `/api/v1/gateway/executions/${theirExecution.id}`);
+      expect([anonymous.status, anonymous.body]).toEqual([401, { error: 'Invalid token' }]);
+    });
+
+    it('lists each execution with replay_of, on the tenant-wide and the per-action list, as the management API does', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      const original = (await execute(action.name)).body.execution;
+      const replay = (await gateway(testApp, 'POST', `/actions/${action.name}/executions/${original.id}/replay`, { token: tenant.jwt })).body.execution;
+      expect(replay.replay_of).toBe(original.id);
+      const expected = [
+        [replay.id, original.id],
+        [original.id, null],
+      ];
+      for (const path of ['/executions', `/actions/${action.name}/executions`]) {
+        const listed = (await get(path)).body.executions;
+        expect(listed.map((execution: { id: string; replay_of: string | null }) => [execution.id, execution.replay_of])).toEqual(expected);
+        expect(Object.keys(listed[0]).sort()).toEqual(
+          ['action_name', 'attempts', 'created_at', 'duration_ms', 'error', 'http_status', 'id', 'replay_of', 'result', 'status'],
+        );
+      }
+      const viaAdmin = (await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/executions`)).body.executions;
+      expect(viaAdmin.map((execution: { id: string; replay_of: string | null }) => [execution.id, execution.replay_of])).toEqual(expected);
+    });
+  });
+
   describe('bulk replay', () => {
     const replayFailed = (name: string, body: unknown, owner = tenant) => gateway(testApp, 'POST', `/actions/${name}/executions/replay`, { token: owner.jwt, body });
 

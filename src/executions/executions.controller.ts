@@ -114,6 +114,7 @@ export class ExecutionsController {
     invalid('body: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }),
     conflict('execution cannot be replayed: its payload was not logged (payload logging was off for the action)'),
     gone('execution cannot be replayed: its payload has expired (payloads are kept 7 days)'),
+    413,
   )
   async replay(
     @CurrentTenant() tenantId: TenantId,
@@ -139,7 +140,7 @@ export class ExecutionsController {
   })
   @ApiBody({ type: BulkReplayRequest })
   @ApiResponse({ status: 202, type: BulkReplayResponse, description: 'Started' })
-  @ApiErrors(invalid('since: more than 1000 failed executions from then on; replay a shorter period (until)'), conflict('a bulk replay is already running for this tenant (…)'))
+  @ApiErrors(invalid('since: more than 1000 failed executions from then on; replay a shorter period (until)'), conflict('a bulk replay is already running for this tenant (…)'), 413)
   async replayFailed(
     @CurrentTenant() tenantId: TenantId,
     @ArrivedAt() arrivedAt: AsOf,
@@ -184,7 +185,7 @@ export class ExecutionsController {
   })
   @ApiBody({ type: UpdateLogSettingsRequest })
   @ApiOkResponse({ type: LogSettingsResponse })
-  @ApiErrors(invalid('payload_logging: must be a boolean'))
+  @ApiErrors(invalid('payload_logging: must be a boolean'), 413)
   async updateLogSettings(
     @CurrentTenant() tenantId: TenantId,
     @Param('action_name') name: string,
