@@ -220,7 +220,11 @@ describe('embedded database and the command line', () => {
     expect(replayed).toMatchObject({ status: 0, stderr: '' });
     expect(JSON.parse(replayed.stdout).execution).toMatchObject({ status: 'succeeded', replay_of: failed.id });
 
-    // With no service running, the bulk replay runs in the command line's own copy, which waits for its end.
+    // With no service running, the bulk replay runs in the command line's own copy, which waits for its end. The
+    // first failure was delivered by its replay: only the second is replayed.
+    receiver.behaviour = status(400);
+    expect((await call(url, 'POST', '/api/v1/gateway/actions/logged/execute', { token: jwt, body: { parameters: { n: 2 } } })).body.execution.status).toBe('failed');
+    receiver.behaviour = ok;
     await service.stop();
     const bulk = await runCliAsync(['executions:replay', '--tenant', 'epsilon', '--action', 'logged', '--failed-since', before.toISOString()], env);
     expect(bulk).toMatchObject({ status: 0, stderr: '' });
@@ -228,7 +232,7 @@ describe('embedded database and the command line', () => {
 
     const stats = JSON.parse(runCli(['stats', '--tenant', 'epsilon'], env).stdout).stats;
     expect(stats.hourly).toHaveLength(48);
-    expect(stats.actions).toEqual([expect.objectContaining({ action_name: 'logged', executions: 3, succeeded: 2, failed: 1 })]);
+    expect(stats.actions).toEqual([expect.objectContaining({ action_name: 'logged', executions: 4, succeeded: 2, failed: 2 })]);
     expect(JSON.parse(runCli(['stats', '--tenant', 'epsilon', '--action', 'logged'], env).stdout).stats.action_name).toBe('logged');
     const help = runCli(['help'], env).stdout;
     for (const name of ['executions:list', 'executions:get', 'executions:replay', 'stats']) expect(help).toContain(`\n  ${name} `);
