@@ -81,7 +81,7 @@ describe('executions (contract "Executions")', () => {
 
     const listed = await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt });
     expect(listed.status).toBe(200);
-    expect(listed.body).toEqual({ executions: [execution], next_cursor: null });
+    expect(listed.body).toEqual({ executions: [{ ...execution, replay_of: null }], next_cursor: null });
   });
 
   it('defaults parameters to {}', async () => {
