@@ -40,7 +40,7 @@ function Text(): PropertyDecorator {
   return (target, property) => decorators.forEach((decorate) => decorate(target, property));
 }
 
-export const NODE_ENVIRONMENTS = ['production', 'development', 'test'] as const;
+const NODE_ENVIRONMENTS = ['production', 'development', 'test'] as const;
 
 /**
  * The raw environment, as the operator wrote it. Validated once at boot; nothing else reads process.env. Each

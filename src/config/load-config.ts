@@ -189,7 +189,7 @@ const TRUST_PROXY_FORMS = 'false, the number of proxies in front (1 for one load
  * back from the right of X-Forwarded-For; an address list takes the right-most address that is not one of the
  * listed proxies. `true` is refused: it would take the left-most address, which the client itself writes.
  */
-export function trustProxySetting(value: string | undefined, problem: Report): TrustProxy {
+function trustProxySetting(value: string | undefined, problem: Report): TrustProxy {
   const text = (value ?? '').trim();
   if (['', 'false', '0', 'no', 'off'].includes(text.toLowerCase())) return false;
   if (/^\d+$/.test(text)) return Number(text);
