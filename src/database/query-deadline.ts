@@ -37,9 +37,8 @@ function look(): void {
  *
  * pg's own `query_timeout` does this with a timer per query whose callback holds the query and its rows. Under a
  * steady stream of reads that kept every query's rows alive through two young collections, so they were promoted
- * to the old generation: about 2 MB every 0.3 s on the delivery log's lists, a full collection every few seconds
- * and p99s of 17 to 35 ms where the same list without it had 11 ms (docs/benchmarks.md, "The query deadline and
- * the statistics' allocation").
+ * to the old generation, and full collections stalled the service every few seconds (docs/benchmarks.md, "The
+ * query deadline: one watchdog instead of a timer per query"; `bench/query-deadline.mjs` measures it).
  * Here one watchdog for the process looks at every client twice a second instead: a query seen running at two
  * looks `queryDeadlineMs` apart has its connection closed with QueryDeadlineError, which fails the query (and any
  * queued behind it) and takes the connection out of its pool. Nothing is allocated per query.
