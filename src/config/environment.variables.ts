@@ -105,6 +105,10 @@ export class EnvironmentVariables {
   @Integer(1, 3650)
   EXECUTION_PAYLOAD_RETENTION_DAYS?: number;
 
+  /** Comma-separated words, or `none`; read by `maskedHeaderWords` (load-config.ts). */
+  @Text()
+  EXECUTION_PAYLOAD_MASKED_HEADERS?: string;
+
   @Integer(1)
   RATE_LIMIT_PER_HOUR?: number;
 

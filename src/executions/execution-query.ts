@@ -91,8 +91,12 @@ function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-/** The period of a bulk replay: `since` required, `until` optional and later; each an RFC 3339 date-time. */
-export function parseReplayPeriod(body: { since: string; until?: string }): { since: Date; until?: Date } {
+/**
+ * The period of a bulk replay: `since` required and before `now` (the period ends at `until` or now, whichever is
+ * earlier, so a `since` from now on would select nothing), `until` optional and later than `since`; each an RFC 3339
+ * date-time. Every problem is named, as for the lists.
+ */
+export function parseReplayPeriod(body: { since: string; until?: string }, now: Date): { since: Date; until?: Date } {
   const problems: string[] = [];
   const read = (name: string, raw: string | undefined) => {
     try {
@@ -105,6 +109,7 @@ export function parseReplayPeriod(body: { since: string; until?: string }): { si
   };
   const since = read('since', body.since);
   const until = read('until', body.until);
+  if (since && since >= now) problems.push('since: must be in the past');
   if (since && until && since >= until) problems.push('until: must be later than since');
   if (problems.length > 0) throw new InvalidRequestError(problems.join('; '));
   return { since: since!, until };
