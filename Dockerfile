@@ -1,6 +1,12 @@
+# The Node.js both stages run: the newest LTS line, 26 (Active LTS since 2026-10-28, security fixes until
+# 2029-04-30; 24 gets only critical fixes since 2026-10-20 and ends 2028-04-30), on Debian 13 (trixie), whose
+# support outlasts it (2030). CI proves this line besides the machine's own (.ci/run hands it to .ci/node-line),
+# and `npm run check:docker` fails unless package.json declares it. Moving it: docs/operations.md, "The runtime".
+ARG NODE_IMAGE=node:26-trixie-slim
+
 # --- Stage 1: build ---------------------------------------------------------------------------------------
 # Full install (dev dependencies included: TypeScript), then compile to dist/.
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 # The `npm install` below runs install scripts, and that of @scarf/scarf (a runtime dependency: @nestjs/swagger ->
 # swagger-ui-dist) would report the install to its vendor. This turns that report off.
@@ -20,7 +26,7 @@ COPY . .
 RUN npm run build:service && test -f dist/console/index.html
 
 # --- Stage 2: runtime -------------------------------------------------------------------------------------
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 
