@@ -3,7 +3,7 @@
 // BENCH_HOP_REQUESTS (3000) sequential POSTs over one keep-alive connection from a client pinned to CPU 1 (the
 // receiver's own core, as the added-latency scenario's direct POSTs run) and from one pinned to CPU 0 (the
 // service's core, as its webhook calls run), after 300 of each as warm-up, and prints p50 and p99 of each as JSON.
-// All traffic stays on 127.0.0.1. Needs taskset and two CPUs (docs/benchmarks.md, "The added latency").
+// All traffic stays on 127.0.0.1. Needs taskset and two CPUs (docs/benchmarks.md, "Where an execution's added latency goes").
 import { Client } from 'undici';
 import { join } from 'node:path';
 import { freePort, HOST, killAllChildren, percentile, PINNING, ROOT, runNodeJson, spawnNode, stopChild, waitReady } from './lib/common.mjs';

@@ -1,4 +1,5 @@
-// Preload for comparing garbage collection in the service and the baseline (docs/benchmarks.md):
+// Preload for comparing garbage collection in the service and the baseline (docs/benchmarks.md, "Allocation-site
+// pretenuring off: the read tail"):
 //   BENCH_NODE_ARGS="--trace-gc-nvp --require ./bench/gc-window.cjs" (and BENCH_BASELINE_NODE_ARGS alike).
 // Counts the HTTP requests the process receives and prints "GC-WINDOW start <count>" and "GC-WINDOW end <count>"
 // on stdout, where V8 writes its --trace-gc-nvp lines, so bench/gc-report.mjs can take the collections of that

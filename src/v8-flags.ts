@@ -1,25 +1,25 @@
 import { setFlagsFromString } from 'node:v8';
 
-// Garbage-collector settings for this service's allocation pattern, measured in docs/benchmarks.md. This module is
+// Garbage-collector settings for this service's allocation pattern, measured in docs/benchmarks.md ("The heap's
+// growth capped", "Allocation-site pretenuring off: the read tail"). This module is
 // main.ts's first import, so they apply before the framework loads and before V8 has made any decision they change.
 // A flag given on the node command line (either polarity, e.g. `--allocation-site-pretenuring`) wins.
 
 export const V8_FLAGS = [
   /**
    * V8 lets the old generation grow up to four times what survived the last full collection before collecting
-   * again. Under load this service's heap is mostly short-lived garbage, so the default let it reach 330 MB
-   * resident for nothing; capping growth at 2x kept it near 200 MB at the same throughput. Read at every
-   * collection.
+   * again. Under load this service's heap is mostly short-lived garbage, so the default let resident memory grow
+   * by half for nothing; capping growth at 2x kept it down at the same throughput. Read at every collection.
    */
   '--heap-growing-percent=100',
   /**
    * V8 allocates objects straight in the old generation when most objects from the same allocation site have
    * survived collections ("pretenuring"). It does so for Node's `Timeout` objects, which all come from one site
-   * where long-lived timers (keep-alive, pools, metrics) dominate. pg gives every query a read-timeout timer
-   * whose closure holds the query and its rows; born old, the timer keeps them alive through every young
-   * collection until the next full one, long after the request ended. Under `GET /actions` load that made 1.9 MB
-   * survive each young collection instead of 0.08 MB, each pause 5 ms instead of 0.8 ms, and the p99 latency
-   * 2.4x longer. Without pretenuring, objects are born young and die young.
+   * where long-lived timers (keep-alive, pools, metrics) dominate. A short-lived timer whose closure holds a
+   * request's objects (pg's per-query read timeout did, before DeadlineClient replaced it) is then born old and
+   * keeps them alive through every young collection until the next full one, long after the request ended: young
+   * pauses several times longer and the read tail with them. Without pretenuring, objects are born young and die
+   * young.
    */
   '--no-allocation-site-pretenuring',
 ];

@@ -434,6 +434,54 @@ describe('the delivery log', () => {
     });
   });
 
+  describe('a lookup by id alone, for the tenant', () => {
+    it('finds the tenant\'s execution from its id (a receiver\'s webhook-id) whichever its action, as the per-action lookup shows it', async () => {
+      const action = await actionAnswering(answer(500, '{"error":"down"}'));
+      const failed = (await execute(action.name, { city: 'Tromsø' })).body.execution;
+      const webhookId = receiver.calls[receiver.calls.length - 1].headers['webhook-id'];
+      expect(webhookId).toBe(failed.id);
+
+      const byId = await get(`/executions/${String(webhookId).toUpperCase()}`);
+      expect(byId.status).toBe(200);
+      expect(byId.headers.get('cache-control')).toBe('no-store');
+      expect(byId.body).toEqual((await get(`/actions/${action.name}/executions/${failed.id}`)).body);
+      expect(byId.body.execution).toMatchObject({ id: failed.id, action_name: action.name, status: 'failed', replay_of: null });
+      expect(JSON.parse(byId.body.execution.payload.request.body).parameters).toEqual({ city: 'Tromsø' });
+    });
+
+    it('answers 404 Execution not found for another tenant\'s id, an unknown one and a malformed one; 401 without a token', async () => {
+      const theirs = await actionAnswering(answer(200, '{"result":"theirs"}'), other);
+      const theirExecution = (await execute(theirs.name, { city: 'x' }, other)).body.execution;
+      expect((await get(`/executions/${theirExecution.id}`, other)).status).toBe(200);
+      for (const id of [theirExecution.id, randomUUID(), 'not-a-uuid']) {
+        const response = await get(`/executions/${id}`);
+        expect([id, response.status, response.body]).toEqual([id, 404, { error: 'Execution not found' }]);
+      }
+      const anonymous = await call(testApp.baseUrl, 'GET', `/api/v1/gateway/executions/${theirExecution.id}`);
+      expect([anonymous.status, anonymous.body]).toEqual([401, { error: 'Invalid token' }]);
+    });
+
+    it('lists each execution with replay_of, on the tenant-wide and the per-action list, as the management API does', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      const original = (await execute(action.name)).body.execution;
+      const replay = (await gateway(testApp, 'POST', `/actions/${action.name}/executions/${original.id}/replay`, { token: tenant.jwt })).body.execution;
+      expect(replay.replay_of).toBe(original.id);
+      const expected = [
+        [replay.id, original.id],
+        [original.id, null],
+      ];
+      for (const path of ['/executions', `/actions/${action.name}/executions`]) {
+        const listed = (await get(path)).body.executions;
+        expect(listed.map((execution: { id: string; replay_of: string | null }) => [execution.id, execution.replay_of])).toEqual(expected);
+        expect(Object.keys(listed[0]).sort()).toEqual(
+          ['action_name', 'attempts', 'created_at', 'duration_ms', 'error', 'http_status', 'id', 'replay_of', 'result', 'status'],
+        );
+      }
+      const viaAdmin = (await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/executions`)).body.executions;
+      expect(viaAdmin.map((execution: { id: string; replay_of: string | null }) => [execution.id, execution.replay_of])).toEqual(expected);
+    });
+  });
+
   describe('bulk replay', () => {
     const replayFailed = (name: string, body: unknown, owner = tenant) => gateway(testApp, 'POST', `/actions/${name}/executions/replay`, { token: owner.jwt, body });
 
@@ -463,6 +511,44 @@ describe('the delivery log', () => {
       await actionAnswering(answer(200, '{}'), other, { name: action.name });
       const theirs = await get(`/actions/${action.name}/replays/${started.body.replay.id}`, other);
       expect([theirs.status, theirs.body]).toEqual([404, { error: 'Replay not found' }]);
+    });
+
+    it('sends each failed original once a run, never a replay, and nothing more once a replay delivered it (1, 1, 1, 1, then 1, then 0)', async () => {
+      // A receiver that answers "not yet" (no retry: one call a replay), then recovers.
+      const action = await actionAnswering(answer(200, '{"error":"not yet"}'));
+      const since = new Date(Date.now() - 1_000);
+      const original = (await execute(action.name, { city: 'Tromsø' })).body.execution;
+      expect(original.status).toBe('failed');
+      const run = async () => {
+        const mark = receiver.calls.length;
+        const started = await replayFailed(action.name, { since: since.toISOString() });
+        expect(started.status).toBe(202);
+        await testApp.app.get(BulkReplays).settled();
+        const { body } = await get(`/actions/${action.name}/replays/${started.body.replay.id}`);
+        const calls = receiver.calls.slice(mark);
+        // Every call is the original's, under its webhook-id.
+        expect(calls.map((call) => [call.headers['webhook-id'], JSON.parse(call.body).parameters])).toEqual(calls.map(() => [original.id, { city: 'Tromsø' }]));
+        return { calls: calls.length, replay: body.replay };
+      };
+
+      const whileFailing = [];
+      for (let i = 0; i < 4; i++) whileFailing.push(await run());
+      expect(whileFailing.map(({ calls }) => calls)).toEqual([1, 1, 1, 1]);
+      for (const { replay } of whileFailing) expect(replay).toMatchObject({ status: 'done', total: 1, done: 1, left: 0, succeeded: 0, failed: 1, skipped: 0 });
+
+      receiver.behaviour = executions(answer(200, '{"result":"delivered"}'));
+      const recovered = await run();
+      expect(recovered.calls).toBe(1);
+      expect(recovered.replay).toMatchObject({ status: 'done', total: 1, done: 1, succeeded: 1, failed: 0 });
+      const again = await run();
+      expect(again.calls).toBe(0);
+      expect(again.replay).toMatchObject({ status: 'done', total: 0, done: 0, left: 0, succeeded: 0, failed: 0, skipped: 0 });
+
+      // Stored: the original and five replays, each naming it; the last one delivered.
+      const log = (await get(`/actions/${action.name}/executions?limit=10`)).body.executions as Array<{ id: string; status: string }>;
+      expect(log.map((execution) => execution.status)).toEqual(['succeeded', 'failed', 'failed', 'failed', 'failed', 'failed']);
+      for (const { id } of log.slice(0, 5)) expect((await get(`/actions/${action.name}/executions/${id}`)).body.execution.replay_of).toBe(original.id);
+      expect(log.at(-1)!.id).toBe(original.id);
     });
 
     it('refuses a bad period and more than 1,000 executions with 400 naming the problem', async () => {

@@ -1,7 +1,10 @@
 // docs/benchmarks.svg: service / baseline ratios against their targets, one bar per database mode, from the
-// latest bench/results/bench-<mode>-*.json of each mode. A hand-written SVG, no dependency.
+// latest bench/results/bench-<mode>-*.json of each mode, or from the files named on the command line
+// (`node bench/lib/chart.mjs bench/cited/bench-embedded-….json bench/cited/bench-postgresql-….json`: how the
+// committed chart is drawn from the results docs/benchmarks.md cites). A hand-written SVG, no dependency.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from './common.mjs';
 
 const MODES = [
@@ -10,17 +13,17 @@ const MODES = [
 ];
 const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-function latestResults() {
+function latestResults(paths) {
   const dir = join(ROOT, 'bench/results');
-  const files = readdirSync(dir).filter((f) => /^bench-(embedded|postgresql)-.*\.json$/.test(f)).sort();
+  const files = paths ?? readdirSync(dir).filter((f) => /^bench-(embedded|postgresql)-.*\.json$/.test(f)).sort().map((f) => join(dir, f));
   const latest = {};
-  for (const file of files) latest[file.split('-')[1]] = { file, ...JSON.parse(readFileSync(join(dir, file), 'utf8')) };
+  for (const file of files) latest[basename(file).split('-')[1]] = { file, ...JSON.parse(readFileSync(file, 'utf8')) };
   return latest;
 }
 
 /** Writes the chart and returns its path. */
-export function writeChart(path = join(ROOT, 'docs/benchmarks.svg')) {
-  const latest = latestResults();
+export function writeChart(path = join(ROOT, 'docs/benchmarks.svg'), files = undefined) {
+  const latest = latestResults(files);
   const modes = MODES.filter((m) => latest[m.mode]);
   // The figures with a baseline and a target, in the order of the first results file that has them.
   const keys = [];
@@ -93,3 +96,8 @@ export function writeChart(path = join(ROOT, 'docs/benchmarks.svg')) {
 }
 
 const round2 = (v) => Math.round(v * 100) / 100;
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const files = process.argv.slice(2).map((file) => resolve(file));
+  console.log(writeChart(undefined, files.length > 0 ? files : undefined));
+}

@@ -101,6 +101,8 @@ export class TenantExecutionsAdminController {
     notFound('Tenant not found', 'Action not found', 'Execution not found'),
     conflict('execution cannot be replayed: its payload was not logged (payload logging was off for the action)'),
     gone('execution cannot be replayed: its payload has expired (payloads are kept 7 days)'),
+    invalid('body: must be a JSON object'),
+    413,
     429,
   )
   async replay(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string, @Param('execution_id') id: string): Promise<ReplayResponse> {
@@ -110,12 +112,13 @@ export class TenantExecutionsAdminController {
   @Post('executions/replay')
   @HttpCode(202)
   @ApiOperation({
-    summary: 'Replay the action\'s failed executions since a time (at most 1,000) in the background; each counts against the tenant\'s rate limit',
+    summary:
+      'Replay the action\'s failed originals since a time (at most 1,000; not replays, nor those a replay has delivered) in the background; each counts against the tenant\'s rate limit',
     operationId: 'replayFailedTenantActionExecutions',
   })
   @ApiBody({ type: BulkReplayRequest })
   @ApiResponse({ status: 202, type: BulkReplayResponse, description: 'Started' })
-  @ApiErrors(invalid('since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'), conflict('a bulk replay is already running for this tenant (…)'))
+  @ApiErrors(invalid('since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'), conflict('a bulk replay is already running for this tenant (…)'), 413)
   async replayFailed(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string, @Body() body: BulkReplayRequest): Promise<BulkReplayResponse> {
     const { since, until } = parseReplayPeriod(body);
     return { replay: await this.bulk.start(tenantId, name, since, until) };
@@ -141,7 +144,7 @@ export class TenantExecutionsAdminController {
   @ApiOperation({ summary: 'Turn payload logging on or off for the action', operationId: 'updateTenantActionLogSettings' })
   @ApiBody({ type: UpdateLogSettingsRequest })
   @ApiOkResponse({ type: LogSettingsResponse })
-  @ApiErrors(invalid('payload_logging: must be a boolean'))
+  @ApiErrors(invalid('payload_logging: must be a boolean'), 413)
   async updateLogSettings(
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,

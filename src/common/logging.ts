@@ -13,8 +13,8 @@ const REDACTED = '[redacted]';
  * A line's fields with every secret written as [redacted]; the object logged is never changed (a copy is made
  * only where something is redacted). Only plain objects are looked into: a request or an error is written by its
  * serializer, which keeps no credentials. This replaces pino's `redact` option, which parsed each of its paths
- * again for every line and for every child logger's bindings (each request makes one): about 5 % of what a
- * request allocated (docs/benchmarks.md, issue 28).
+ * again for every line and for every child logger's bindings (each request makes one), a visible share of what
+ * a request allocated (docs/benchmarks.md, "The read model at 100,000 tenants").
  */
 export function redactSecrets(fields: Record<string, unknown>): Record<string, unknown> {
   let out = fields;

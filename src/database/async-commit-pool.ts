@@ -5,8 +5,8 @@ const CONNECTIONS = 2;
 
 /**
  * Connections with `synchronous_commit = off`, for log rows written on a request's hot path. A commit then
- * returns before its WAL record reaches the disk, which saves the flush (0.3 ms at the median, 1.5 ms at p99
- * on the benchmark machine) on every request; the price is that a crash of the database SERVER (not of this
+ * returns before its WAL record reaches the disk, which saves the flush on every request (docs/benchmarks.md,
+ * "Asynchronous commit of execution records"; `node bench/commit-cost.mjs` measures it); the price is that a crash of the database SERVER (not of this
  * service) may lose the last fraction of a second of such rows, never corrupting anything (PostgreSQL,
  * "Asynchronous Commit"). Everything else keeps synchronous commits.
  *
@@ -19,7 +19,8 @@ export function asyncCommitPool(settings: DatabaseSettings): Pool | undefined {
 /**
  * Connections whose prepared statements always take their generic plan (`plan_cache_mode = force_generic_plan`),
  * for reads whose planning costs more than running them: the delivery log's lists, which read every partition kept
- * (about 40), planned in 2–4 ms and run in 0.2–0.7 ms at 20M executions (docs/benchmarks.md). A generic plan is made
+ * (about 40), whose planning took several times as long as running them (docs/benchmarks.md, "The log's lists:
+ * generic plans"). A generic plan is made
  * once per connection and statement (again after a partition is added, dropped or analyzed), and the partitions
  * a call's parameters exclude are pruned as it starts. Left to choose (`auto`), PostgreSQL kept custom plans for a
  * large tenant's lists, whose generic plan it estimated dearer. Only these connections: the setting would apply
@@ -28,7 +29,7 @@ export function asyncCommitPool(settings: DatabaseSettings): Pool | undefined {
  * `undefined` (use the main pool, unprepared) on the embedded database, as for `asyncCommitPool`.
  */
 export function genericPlanPool(settings: DatabaseSettings): Pool | undefined {
-  // Kept open while idle: a connection opened again makes every plan again (about 16 ms each at 20M executions),
+  // Kept open while idle: a connection opened again makes every plan again (planning over every partition),
   // which a pool closing idle connections after 30 s would put on a request after each lull.
   return sidePool(settings, '-c plan_cache_mode=force_generic_plan', 0);
 }

@@ -19,8 +19,9 @@ export interface PoolStats {
 
 /**
  * The pg pool under TypeORM, for statements the service writes by hand (the read model's loads, the version
- * checks): `DataSource.query()` creates, connects and releases a query runner per call and wraps the result,
- * 4 KB of the 99 KB the service allocated per `GET /actions` request (docs/benchmarks.md). Same pool, same
+ * checks): `DataSource.query()` creates, connects and releases a query runner per call and wraps the result, a
+ * measurable share of what a `GET /actions` request allocated (docs/benchmarks.md, "Hand-written SQL for the hot
+ * reads"). Same pool, same
  * connections, same timeouts; errors are pg's own, which `isDatabaseUnavailable` reads the same way. This is
  * the one place that reaches under TypeORM for it.
  */

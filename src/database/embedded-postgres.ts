@@ -35,7 +35,7 @@ export class EmbeddedDatabaseInUseError extends Error {
 export const EMBEDDED_ENDPOINT_FILE = 'embedded-postgres.json';
 const MAX_CONNECTIONS = 100;
 // PostgreSQL's default of 128 MB of shared buffers lives in the WebAssembly heap, resident in this process; a
-// development database needs far less (the service's idle memory drops by about 100 MB).
+// development database needs far less (docs/benchmarks.md, "PGlite's buffers").
 const SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
 
 /**

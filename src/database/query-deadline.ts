@@ -8,7 +8,13 @@ export interface DeadlineClientConfig extends ClientConfig {
   queryDeadlineMs?: number;
 }
 
-/** What of pg's client the watchdog reads: the query being answered, and the connection under it. */
+/**
+ * What of pg's client the watchdog reads: the query being answered, and the connection under it. All three are
+ * private (query-deadline.spec.ts names the one an upgrade of pg moved). The public ways cost more: pg's
+ * `query_timeout` is a timer per query (below); noting each query's start and end ourselves means wrapping every
+ * form of `query()` (promise, callback, Submittable, cursor) with a record and a callback per query; and no public
+ * call fails a query on a connection that never answers (`end()` waits for the server to close it).
+ */
 interface ClientInternals {
   _activeQuery?: object | null;
   _ended?: boolean;
@@ -37,9 +43,8 @@ function look(): void {
  *
  * pg's own `query_timeout` does this with a timer per query whose callback holds the query and its rows. Under a
  * steady stream of reads that kept every query's rows alive through two young collections, so they were promoted
- * to the old generation: about 2 MB every 0.3 s on the delivery log's lists, a full collection every few seconds
- * and p99s of 17 to 35 ms where the same list without it had 11 ms (docs/benchmarks.md, "The query deadline and
- * the statistics' allocation").
+ * to the old generation, and full collections stalled the service every few seconds (docs/benchmarks.md, "The
+ * query deadline: one watchdog instead of a timer per query"; `bench/query-deadline.mjs` measures it).
  * Here one watchdog for the process looks at every client twice a second instead: a query seen running at two
  * looks `queryDeadlineMs` apart has its connection closed with QueryDeadlineError, which fails the query (and any
  * queued behind it) and takes the connection out of its pool. Nothing is allocated per query.

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
  * that the one version read started as it arrived serves all of them; a caller without a request (an admin
  * backend calling a service) passes nothing and reads what is current as of its call. Passed as an argument
  * rather than kept in an AsyncLocalStorage, which on Node 20 turns on promise hooks for every promise of the
- * process (docs/benchmarks.md).
+ * process (docs/benchmarks.md, "Reads from memory").
  */
 export type AsOf = number;
 

@@ -8,7 +8,7 @@ import { isUuid } from '../common/uuid';
 import { AppConfig } from '../config/app-config';
 import { AsOf } from '../database/read-scope';
 import { ExecutionDetailDto, ExecutionPayloadDto, ExecutionWithPayloadDto } from './dto/execution-detail.response';
-import { ExecutionDto } from './dto/execution.response';
+import { ExecutionDto, LoggedExecutionDto } from './dto/execution.response';
 import { ExecutionStatsDto, StatsPointDto } from './dto/execution-stats.response';
 import { percentile } from './duration-histogram';
 import { Execution } from './execution.entity';
@@ -66,9 +66,9 @@ export class ExecutionLogService {
   }
 
   /** `page`, as the gateway API lists executions. */
-  async list(tenantId: TenantId, actionName: string | undefined, query: ExecutionListQuery, asOf?: AsOf): Promise<ExecutionPage<ExecutionDto>> {
+  async list(tenantId: TenantId, actionName: string | undefined, query: ExecutionListQuery, asOf?: AsOf): Promise<ExecutionPage<LoggedExecutionDto>> {
     const page = await this.page(tenantId, actionName, query, asOf);
-    return { executions: page.executions.map(mapExecution), next_cursor: page.next_cursor };
+    return { executions: page.executions.map(mapLogged), next_cursor: page.next_cursor };
   }
 
   /** `page`, with every attempt (the management API's view). */
@@ -84,8 +84,8 @@ export class ExecutionLogService {
   }
 
   /**
-   * One execution of the tenant, whichever action it ran (the console's "go to an execution" by id), with its
-   * attempts and its payload.
+   * One execution of the tenant, whichever action it ran (the console's "go to an execution" by id; a tenant's
+   * developer holding the webhook-id a receiver logged), with its attempts and its payload.
    */
   async getOfTenant(tenantId: TenantId, id: string): Promise<ExecutionWithPayloadDto> {
     const execution = isUuid(id) ? await this.executions.find(tenantId, id.toLowerCase(), this.keptSince()) : undefined;
@@ -174,10 +174,13 @@ export function mapExecution(execution: Execution): ExecutionDto {
   };
 }
 
+function mapLogged(execution: Execution): LoggedExecutionDto {
+  return { ...mapExecution(execution), replay_of: execution.replayOf };
+}
+
 export function mapWithAttempts(execution: Execution): ExecutionDetailDto {
   return {
-    ...mapExecution(execution),
-    replay_of: execution.replayOf,
+    ...mapLogged(execution),
     attempt_log: execution.attemptLog.map((attempt) => ({
       attempt: attempt.attempt,
       started_at: attempt.started_at,

@@ -114,6 +114,7 @@ export class ExecutionsController {
     invalid('body: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }),
     conflict('execution cannot be replayed: its payload was not logged (payload logging was off for the action)'),
     gone('execution cannot be replayed: its payload has expired (payloads are kept 7 days)'),
+    413,
   )
   async replay(
     @CurrentTenant() tenantId: TenantId,
@@ -129,15 +130,17 @@ export class ExecutionsController {
   @HttpCode(202)
   @ApiOperation({
     operationId: 'replayFailedExecutions',
-    summary: 'Replay the action\'s failed executions since a time (at most 1,000), in the background',
+    summary: 'Replay the action\'s failed executions since a time (at most 1,000), each original at most once, in the background',
     description:
-      'Each is replayed as POST …/executions/{execution_id}/replay does, oldest first, one at a time, and counts against the tenant\'s ' +
+      'The failed originals (a replay is never replayed itself), leaving out any that a replay has delivered since, so a run repeated while ' +
+      'the receiver fails sends each original once more and, once one succeeded, never again. ' +
+      'Each is replayed as POST …/executions/{execution_id}/replay does (under the original\'s webhook-id), oldest first, one at a time, and counts against the tenant\'s ' +
       'hourly budget like a request: the replay stops, saying why, when the budget is spent. One bulk replay per tenant runs at a time. ' +
       'GET …/replays/{replay_id} tells how many are done and how many are left.',
   })
   @ApiBody({ type: BulkReplayRequest })
   @ApiResponse({ status: 202, type: BulkReplayResponse, description: 'Started' })
-  @ApiErrors(invalid('since: more than 1000 failed executions from then on; replay a shorter period (until)'), conflict('a bulk replay is already running for this tenant (…)'))
+  @ApiErrors(invalid('since: more than 1000 failed executions from then on; replay a shorter period (until)'), conflict('a bulk replay is already running for this tenant (…)'), 413)
   async replayFailed(
     @CurrentTenant() tenantId: TenantId,
     @ArrivedAt() arrivedAt: AsOf,
@@ -182,7 +185,7 @@ export class ExecutionsController {
   })
   @ApiBody({ type: UpdateLogSettingsRequest })
   @ApiOkResponse({ type: LogSettingsResponse })
-  @ApiErrors(invalid('payload_logging: must be a boolean'))
+  @ApiErrors(invalid('payload_logging: must be a boolean'), 413)
   async updateLogSettings(
     @CurrentTenant() tenantId: TenantId,
     @Param('action_name') name: string,

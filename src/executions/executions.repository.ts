@@ -90,9 +90,9 @@ const PAYLOAD_SQL = tenantStatement<[id: string, createdAt: Date], StoredExecuti
   `SELECT request, attempts FROM execution_payloads WHERE tenant_id = $1 AND execution_id = $2 AND created_at = $3`,
 );
 /**
- * The histograms are read as JSON: pg parses an integer[] character by character (postgres-array), about 0.9 MB
- * of short-lived strings for one request's 80 histograms, the largest allocation of a query run (docs/benchmarks.md,
- * "The query deadline and the statistics' allocation"); JSON.parse reads the same numbers natively.
+ * The histograms are read as JSON: pg parses an integer[] character by character (postgres-array), short-lived
+ * strings that were the largest allocation of a query run (docs/benchmarks.md, "The statistics: histograms as
+ * JSON, both series in one statement"); JSON.parse reads the same numbers natively.
  */
 const seriesOf = (period: 'hour' | 'day', table: string, since: string) =>
   `SELECT '${period}'::text AS period, action_id, period_start, executions, succeeded, failed, to_json(duration_histogram) AS duration_histogram ` +
@@ -407,9 +407,9 @@ function toStatsRow(row: StatsDbRow): StatsRow {
  * The batch's statement: executions and payloads in one round trip. Each table's rows go as one JSON array
  * (json_populate_recordset, by column name), so the text depends only on whether the batch keeps payloads: two
  * statements in all, each parsed and planned once per connection (a prepared statement, `name`), where a text per
- * batch size had the database parse and plan each batch's anew (about 100 µs a statement on the benchmark machine,
- * more than the rows). One JSON.stringify a table: an array a column made pg write each value into an array
- * literal, escaping the payloads' JSON a second time (docs/benchmarks.md, "The insert as JSON").
+ * batch size had the database parse and plan each batch's anew, which cost more than the rows. One JSON.stringify
+ * a table: an array a column made pg write each value into an array literal, escaping the payloads' JSON a second
+ * time (docs/benchmarks.md, "The log's insert: one statement text, rollups in memory, rows as JSON").
  */
 function insertStatement(batch: ExecutionToStore[]): { name: string; sql: string; values: unknown[] } {
   const executions: Record<string, unknown>[] = [];

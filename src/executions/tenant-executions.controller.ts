@@ -1,5 +1,5 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-principal.decorator';
 import { TenantAuthenticated } from '../auth/tenant-authenticated.decorator';
 import { ApiErrors, invalid, notFound } from '../common/api-errors.decorator';
@@ -8,6 +8,7 @@ import { GATEWAY_PREFIX } from '../common/routes';
 import { TenantId } from '../common/tenant-id';
 import { AsOf } from '../database/read-scope';
 import { ExecutionListResponse } from './dto/execution.response';
+import { ExecutionDetailResponse } from './dto/execution-detail.response';
 import { ExecutionStatsResponse } from './dto/execution-stats.response';
 import { ExecutionLogService } from './execution-log.service';
 import { ApiExecutionListQuery } from './execution-list.openapi';
@@ -34,6 +35,21 @@ export class TenantExecutionsController {
   @ApiErrors(invalid('since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'), notFound('Action not found'))
   async list(@CurrentTenant() tenantId: TenantId, @ArrivedAt() arrivedAt: AsOf, @Query() query: Record<string, QueryValue>): Promise<ExecutionListResponse> {
     return this.log.list(tenantId, undefined, parseExecutionListQuery(query, true), arrivedAt);
+  }
+
+  @Get('executions/:execution_id')
+  @ApiOperation({
+    operationId: 'getExecutionById',
+    summary: 'One execution of the tenant, whichever its action: its attempts, what was sent and what came back',
+    description:
+      'Found by its id alone: the webhook-id header a receiver logged. The same answer as GET /actions/{action_name}/executions/{execution_id}. ' +
+      'The payload is there while payload logging was on for the action and EXECUTION_PAYLOAD_RETENTION_DAYS have not passed.',
+  })
+  @ApiParam({ name: 'execution_id', schema: { type: 'string', format: 'uuid' } })
+  @ApiOkResponse({ type: ExecutionDetailResponse })
+  @ApiErrors(notFound('Execution not found'))
+  async get(@CurrentTenant() tenantId: TenantId, @Param('execution_id') id: string): Promise<ExecutionDetailResponse> {
+    return { execution: await this.log.getOfTenant(tenantId, id) };
   }
 
   @Get('stats')

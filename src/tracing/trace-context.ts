@@ -50,7 +50,7 @@ export function startTrace(): TraceParent {
 
 /**
  * Random bytes for ids, drawn 4 KB at a time: one `randomFillSync` per request cost more than the rest of its
- * trace context (tens of microseconds on a loaded machine), one per 170 requests costs nothing.
+ * trace context, one per 170 requests costs nothing (docs/benchmarks.md, "Tracing that costs nothing when off").
  */
 const pool = Buffer.alloc(4_080);
 let used = pool.length;

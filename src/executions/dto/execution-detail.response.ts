@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ExecutionDto } from './execution.response';
+import { LoggedExecutionDto } from './execution.response';
 
 /** One try at delivering an execution. */
 export class AttemptDto {
@@ -74,10 +74,7 @@ export class ExecutionPayloadDto {
 }
 
 /** An execution with every attempt it took (the management API's view of the log). */
-export class ExecutionDetailDto extends ExecutionDto {
-  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'The original execution this one replayed; null when it is not a replay' })
-  replay_of: string | null;
-
+export class ExecutionDetailDto extends LoggedExecutionDto {
   @ApiProperty({ type: [AttemptDto] })
   attempt_log: AttemptDto[];
 }

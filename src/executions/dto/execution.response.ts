@@ -36,9 +36,15 @@ export class ExecutionResponse {
   execution: ExecutionDto;
 }
 
+/** An execution as the log lists it: the summary, and the execution it replayed. */
+export class LoggedExecutionDto extends ExecutionDto {
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'The original execution this one replayed; null when it is not a replay' })
+  replay_of: string | null;
+}
+
 export class ExecutionListResponse {
-  @ApiProperty({ type: [ExecutionDto], description: 'Newest first' })
-  executions: ExecutionDto[];
+  @ApiProperty({ type: [LoggedExecutionDto], description: 'Newest first' })
+  executions: LoggedExecutionDto[];
 
   @ApiProperty({
     type: 'string',
