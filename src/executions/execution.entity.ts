@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export type ExecutionStatus = 'succeeded' | 'failed';
-export type PayloadState = 'kept' | 'off' | 'none';
+type PayloadState = 'kept' | 'off' | 'none';
 
 /** One try at delivering an execution. */
 export interface AttemptRecord {

@@ -6,6 +6,7 @@ import { TracingModule } from '../tracing/tracing.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Execution } from './execution.entity';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { TenancyModule } from '../tenancy/tenancy.module';
 import { BulkReplays } from './bulk-replays';
 import { ExecutionLogMaintenance } from './execution-log-maintenance';
 import { ExecutionReplaysRepository } from './execution-replays.repository';
@@ -17,7 +18,7 @@ import { ParameterValidators } from './parameter-validators';
 
 /** Running actions and their stored log (partitions, retention, rollups), as services without routes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Execution]), ActionsModule, WebhooksModule, TracingModule, MetricsModule, RateLimitModule],
+  imports: [TypeOrmModule.forFeature([Execution]), ActionsModule, WebhooksModule, TracingModule, MetricsModule, RateLimitModule, TenancyModule],
   providers: [ExecutionsRepository, ExecutionsService, ExecutionLogService, ExecutionLogPartitions, ExecutionLogMaintenance, ParameterValidators, ExecutionReplaysRepository, BulkReplays],
   exports: [ExecutionsService, ExecutionLogService, ExecutionLogMaintenance, BulkReplays],
 })

@@ -34,7 +34,7 @@ const MAX_BATCH = 100;
 const NO_PARTITION = /no partition of relation/;
 
 /** An execution to store, with its payload when payload logging is on. */
-export interface ExecutionToStore {
+interface ExecutionToStore {
   execution: Execution;
   payload?: StoredExecutionPayload;
 }
@@ -52,7 +52,7 @@ export interface ExecutionFilter {
 }
 
 /** A listed execution, with its exact position for the next page's cursor. */
-export interface ListedExecution {
+interface ListedExecution {
   execution: Execution;
   /** `created_at` as PostgreSQL writes it (microseconds, which a Date does not hold). */
   position: string;

@@ -16,7 +16,7 @@ import { ExecutionDto } from './dto/execution.response';
 import { AttemptRecord, Execution } from './execution.entity';
 import { ExecutionLogService, mapExecution } from './execution-log.service';
 import { judge, loggedText } from './execution-outcome';
-import { payloadOf } from './execution-payload';
+import { HeaderMask, payloadOf, responseHeaderMask } from './execution-payload';
 import { InvalidParametersError, NoActiveHmacKeyError, PayloadExpiredError, PayloadNotLoggedError } from './executions.errors';
 import { ExecutionsRepository } from './executions.repository';
 import { ParameterValidators } from './parameter-validators';
@@ -27,6 +27,8 @@ const MAX_REPORTED_NUMBERS = 10;
 /** Running actions (contract "Executions") and replaying them. Exported for the admin backend. */
 @Injectable()
 export class ExecutionsService {
+  private readonly responseMask: HeaderMask;
+
   constructor(
     private readonly actions: ActionsService,
     private readonly validators: ParameterValidators,
@@ -38,7 +40,9 @@ export class ExecutionsService {
     private readonly tracing: Tracing,
     private readonly metrics: Metrics,
     private readonly log: ExecutionLogService,
-  ) {}
+  ) {
+    this.responseMask = responseHeaderMask(config.executionPayloadMaskedHeaderWords);
+  }
 
   /**
    * Checks the parameters against the action's schema (nothing is sent when they fail), then delivers the signed
@@ -95,7 +99,7 @@ export class ExecutionsService {
     });
     // An action deleted while its webhook ran: the row is stored all the same, and purged with the rest of the
     // action's history by the log's maintenance (ExecutionLogMaintenance).
-    const toStore = { execution, payload: action.payloadLogging ? payloadOf(report) : undefined };
+    const toStore = { execution, payload: action.payloadLogging ? payloadOf(report, this.responseMask) : undefined };
     await this.tracing.span(trace, 'store execution', { [ATTRIBUTE.executionId]: id, [ATTRIBUTE.executionStatus]: verdict.status, [ATTRIBUTE.dbSystem]: 'postgresql' }, () =>
       this.executions.insert(toStore),
     );

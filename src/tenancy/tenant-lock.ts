@@ -6,7 +6,7 @@ import { TenantOwned, TenantRows } from './tenant-rows';
 import { TenantScopedRepository } from './tenant-scoped-repository';
 
 /** A transaction that holds one tenant's row lock, and reaches that tenant's rows only. */
-export class TenantTransaction {
+class TenantTransaction {
   constructor(
     private readonly manager: EntityManager,
     readonly tenantId: TenantId,

@@ -16,7 +16,7 @@ import { WebhookClient } from './webhook-client';
 import { buildWebhookBody, standardWebhookHeaders, WebhookPayload } from './webhook-signer';
 import { WebhookValidationError } from './webhooks.errors';
 
-export interface DeliveryAttempt {
+interface DeliveryAttempt {
   attempt: number;
   startedAt: Date;
   outcome: DeliveryOutcome;

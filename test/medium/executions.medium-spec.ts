@@ -113,7 +113,7 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
 
     it('BulkReplays: A starts a replay while B’s runs, replays none of B’s failures, and cannot read B’s replay', async () => {
       const bulk = services.get(BulkReplays);
-      const started = await world.byA(() => bulk.start(world.a.id, 'shared', since, undefined));
+      const started = await world.byA(() => bulk.start(world.a.id, 'shared', { since: since.toISOString() }));
       expect(started).toMatchObject({ action_name: 'shared', total: 0 });
       await bulk.settled();
       expect(await world.byA(() => bulk.get(world.a.id, 'shared', started.id))).toMatchObject({ status: 'done', done: 0 });
