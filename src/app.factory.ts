@@ -37,6 +37,10 @@ const ANSWERED_UNREAD = new WeakSet<Socket>();
 function closesWithoutAnswer(socket: Socket): boolean {
   // The answer being written on the connection: an earlier request's (whose body has all arrived), or the late
   // request's own once it has begun; not the late request's own that has not (then the 408 takes its place).
+  // `_httpMessage` is Node's private field for it (src/node-http-internals.spec.ts fails by name if an upgrade
+  // moves it). The public way is to track it ourselves: a hook on every request that records its response per
+  // socket and a 'finish' listener that clears it, a map write and a closure on every request's path for what
+  // only a timed-out request reads, and blind to answers Node writes before routing.
   const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (pending && !pending.writableFinished && (pending.req?.complete || pending.headersSent)) {
     pending.once('finish', () => socket.destroy());

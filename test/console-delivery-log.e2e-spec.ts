@@ -241,7 +241,10 @@ describe('console: the delivery log (issue 29)', () => {
     const shown = page.getByTestId('execution-detail');
     await hasText(shown, 'second time lucky');
     await hasText(shown.getByTestId('replay-of'), original.id);
+    // Its attempts carried the original's id as webhook-id, not its own: the page says which.
+    await hasText(shown, `A replay: every attempt carried its original's id, ${original.id}, as its webhook-id (not this id)`);
     expect(receiver.calls.length).toBe(before + 1);
+    expect(receiver.calls.at(-1)!.headers['webhook-id']).toBe(original.id);
     expect(JSON.parse(receiver.calls.at(-1)!.body).parameters).toEqual({ city: 'Quito' });
     const newId = new URL(page.url()).pathname.split('/').at(-1)!;
     const stored = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${replayed.name}/executions/${newId}`);

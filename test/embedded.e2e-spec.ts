@@ -186,6 +186,58 @@ describe('embedded database and the command line', () => {
     expect(offline.url).toBe(`http://127.0.0.1:3999/console/portal#token=${offline.token}`);
   }, 180_000);
 
+  it('reads the delivery log, replays one execution and the failed ones since a time, and gives the numbers', async () => {
+    await Promise.all(services.map((running) => running.stop()));
+    const service = start();
+    const url = await service.ready(dataDir, 120_000); // a fresh DATA_DIR when this test runs alone
+    const epsilon = JSON.parse(runCli(['bootstrap', '--tenant', 'epsilon'], env).stdout);
+    const jwt = (await call(url, 'POST', '/api/v1/gateway/token/exchange', { body: { api_token: epsilon.api_token.token } })).body.jwt_token;
+    const before = new Date(Date.now() - 1000);
+    receiver.behaviour = ok;
+    const registered = await call(url, 'POST', '/api/v1/gateway/actions', {
+      token: jwt,
+      body: { name: 'logged', description: 'logged', webhook_url: receiver.url(), json_schema: { type: 'object' } },
+    });
+    expect(registered.status).toBe(201);
+    receiver.behaviour = status(400); // not retried: one attempt
+    const failed = (await call(url, 'POST', '/api/v1/gateway/actions/logged/execute', { token: jwt, body: { parameters: { n: 1 } } })).body.execution;
+    expect(failed.status).toBe('failed');
+
+    const listed = runCli(['executions:list', '--tenant', 'epsilon'], env);
+    expect(listed).toMatchObject({ status: 0, stderr: '' });
+    expect(JSON.parse(listed.stdout)).toEqual({ executions: [expect.objectContaining({ id: failed.id, status: 'failed', replay_of: null, attempt_log: [expect.any(Object)] })], next_cursor: null });
+    // An offset with a +, as typed: the command line encodes it.
+    const offset = new Date(before.getTime() + 3_600_000).toISOString().replace('Z', '+01:00');
+    expect(JSON.parse(runCli(['executions:list', '--tenant', 'epsilon', '--since', offset, '--status', 'failed'], env).stdout).executions).toHaveLength(1);
+    expect(JSON.parse(runCli(['executions:list', '--tenant', 'epsilon', '--status', 'succeeded'], env).stdout).executions).toEqual([]);
+    const refused = runCli(['executions:list', '--tenant', 'epsilon', '--status', 'done'], env);
+    expect(refused).toMatchObject({ status: 1, stderr: 'invalid request: status: must be "succeeded" or "failed"\n' });
+    const got = JSON.parse(runCli(['executions:get', '--tenant', 'epsilon', '--execution-id', failed.id], env).stdout).execution;
+    expect(got).toMatchObject({ id: failed.id, action_name: 'logged', payload: { status: 'kept' } });
+
+    receiver.behaviour = ok;
+    const replayed = await runCliAsync(['executions:replay', '--tenant', 'epsilon', '--execution-id', failed.id], env);
+    expect(replayed).toMatchObject({ status: 0, stderr: '' });
+    expect(JSON.parse(replayed.stdout).execution).toMatchObject({ status: 'succeeded', replay_of: failed.id });
+
+    // With no service running, the bulk replay runs in the command line's own copy, which waits for its end. The
+    // first failure was delivered by its replay: only the second is replayed.
+    receiver.behaviour = status(400);
+    expect((await call(url, 'POST', '/api/v1/gateway/actions/logged/execute', { token: jwt, body: { parameters: { n: 2 } } })).body.execution.status).toBe('failed');
+    receiver.behaviour = ok;
+    await service.stop();
+    const bulk = await runCliAsync(['executions:replay', '--tenant', 'epsilon', '--action', 'logged', '--failed-since', before.toISOString()], env);
+    expect(bulk).toMatchObject({ status: 0, stderr: '' });
+    expect(JSON.parse(bulk.stdout).replay).toMatchObject({ status: 'done', total: 1, done: 1, succeeded: 1, left: 0 });
+
+    const stats = JSON.parse(runCli(['stats', '--tenant', 'epsilon'], env).stdout).stats;
+    expect(stats.hourly).toHaveLength(48);
+    expect(stats.actions).toEqual([expect.objectContaining({ action_name: 'logged', executions: 4, succeeded: 2, failed: 2 })]);
+    expect(JSON.parse(runCli(['stats', '--tenant', 'epsilon', '--action', 'logged'], env).stdout).stats.action_name).toBe('logged');
+    const help = runCli(['help'], env).stdout;
+    for (const name of ['executions:list', 'executions:get', 'executions:replay', 'stats']) expect(help).toContain(`\n  ${name} `);
+  }, 300_000);
+
   it('lists every configuration problem at once, one line each, and exits 1 without a stack trace', async () => {
     const service = ServiceProcess.start({ NODE_ENV: 'production', DATA_DIR: dataDir, PORT: 'abc', JWT_SECRET: 'a'.repeat(40) });
     const exit = await service.exit();

@@ -513,6 +513,44 @@ describe('the delivery log', () => {
       expect([theirs.status, theirs.body]).toEqual([404, { error: 'Replay not found' }]);
     });
 
+    it('sends each failed original once a run, never a replay, and nothing more once a replay delivered it (1, 1, 1, 1, then 1, then 0)', async () => {
+      // A receiver that answers "not yet" (no retry: one call a replay), then recovers.
+      const action = await actionAnswering(answer(200, '{"error":"not yet"}'));
+      const since = new Date(Date.now() - 1_000);
+      const original = (await execute(action.name, { city: 'Tromsø' })).body.execution;
+      expect(original.status).toBe('failed');
+      const run = async () => {
+        const mark = receiver.calls.length;
+        const started = await replayFailed(action.name, { since: since.toISOString() });
+        expect(started.status).toBe(202);
+        await testApp.app.get(BulkReplays).settled();
+        const { body } = await get(`/actions/${action.name}/replays/${started.body.replay.id}`);
+        const calls = receiver.calls.slice(mark);
+        // Every call is the original's, under its webhook-id.
+        expect(calls.map((call) => [call.headers['webhook-id'], JSON.parse(call.body).parameters])).toEqual(calls.map(() => [original.id, { city: 'Tromsø' }]));
+        return { calls: calls.length, replay: body.replay };
+      };
+
+      const whileFailing = [];
+      for (let i = 0; i < 4; i++) whileFailing.push(await run());
+      expect(whileFailing.map(({ calls }) => calls)).toEqual([1, 1, 1, 1]);
+      for (const { replay } of whileFailing) expect(replay).toMatchObject({ status: 'done', total: 1, done: 1, left: 0, succeeded: 0, failed: 1, skipped: 0 });
+
+      receiver.behaviour = executions(answer(200, '{"result":"delivered"}'));
+      const recovered = await run();
+      expect(recovered.calls).toBe(1);
+      expect(recovered.replay).toMatchObject({ status: 'done', total: 1, done: 1, succeeded: 1, failed: 0 });
+      const again = await run();
+      expect(again.calls).toBe(0);
+      expect(again.replay).toMatchObject({ status: 'done', total: 0, done: 0, left: 0, succeeded: 0, failed: 0, skipped: 0 });
+
+      // Stored: the original and five replays, each naming it; the last one delivered.
+      const log = (await get(`/actions/${action.name}/executions?limit=10`)).body.executions as Array<{ id: string; status: string }>;
+      expect(log.map((execution) => execution.status)).toEqual(['succeeded', 'failed', 'failed', 'failed', 'failed', 'failed']);
+      for (const { id } of log.slice(0, 5)) expect((await get(`/actions/${action.name}/executions/${id}`)).body.execution.replay_of).toBe(original.id);
+      expect(log.at(-1)!.id).toBe(original.id);
+    });
+
     it('refuses a bad period and more than 1,000 executions with 400 naming the problem', async () => {
       const action = await actionAnswering(answer(503, 'down'));
       const cases: Array<[unknown, string]> = [

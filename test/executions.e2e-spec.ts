@@ -477,18 +477,24 @@ describe('executions (contract "Executions")', () => {
     expect((await gateway(testApp, 'GET', `/actions/${name}/executions?limit=500`, { token: tenant.jwt })).body.executions).toEqual(hundred);
   });
 
-  it('lists nothing older than the retention period (30 days by default), and its maintenance drops what is past it', async () => {
+  it('lists nothing older than the retention period (30 days by default): a minute inside it listed, a minute past it not', async () => {
+    // What the upkeep drops at the same boundary (whole days, rows and payloads counted) is execution-log-retention.e2e-spec.ts.
     const name = await actionAnswering(json(200, { result: 'x', error: '' }));
     const kept = (await execute(name)).body.execution;
     const dataSource = testApp.app.get(DataSource);
-    await dataSource.query(
-      `INSERT INTO executions (id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at)
-       SELECT gen_random_uuid(), tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, now() - interval '31 days'
-       FROM executions WHERE id = $1`,
-      [kept.id],
-    );
+    const copyAt = async (age: string) =>
+      (
+        await dataSource.query(
+          `INSERT INTO executions (id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at)
+           SELECT gen_random_uuid(), tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, now() - $2::interval
+           FROM executions WHERE id = $1 RETURNING id`,
+          [kept.id, age],
+        )
+      )[0].id as string;
+    const inside = await copyAt('30 days - 1 minute');
+    await copyAt('30 days 1 minute');
     const left = (await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt })).body.executions;
-    expect(left).toEqual([kept]);
+    expect(left.map((execution: { id: string }) => execution.id)).toEqual([kept.id, inside]);
   });
 
   it('skips a stored key that no longer decrypts and signs with the readable one', async () => {

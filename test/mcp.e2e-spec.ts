@@ -322,8 +322,8 @@ describe('the MCP server (/mcp) with the SDK client', () => {
   it('serves any client that accepts JSON, and a body with no Content-Type, as generic HTTP tools send them', async () => {
     const auth = { authorization: `Bearer ${tenant.jwt}` };
     const list = { jsonrpc: '2.0', id: 9, method: 'tools/list' };
-    for (const accept of ['*/*', 'application/json', 'application/*;q=0.5', 'text/html, application/json;q=0.1']) {
-      const response = await call(testApp.baseUrl, 'POST', MCP_PATH, { body: list, headers: { ...auth, ...(accept ? { accept } : {}) } });
+    for (const accept of ['*/*', 'application/json', 'application/*;q=0.5', 'text/html, application/json;q=0.1', 'application/json;charset=utf-8', 'Application/JSON', '']) {
+      const response = await call(testApp.baseUrl, 'POST', MCP_PATH, { body: list, headers: { ...auth, accept } });
       expect([accept, response.status, response.body.id, Array.isArray(response.body.result?.tools)]).toEqual([accept, 200, 9, true]);
     }
     // No Accept and no Content-Type at all (fetch would add both): a bare HTTP client.
@@ -333,7 +333,7 @@ describe('the MCP server (/mcp) with the SDK client', () => {
 
   it('refuses what is not a Streamable HTTP request: JSON-RPC errors from the transport, the gateway\'s 400 for a body that is not JSON', async () => {
     const auth = { authorization: `Bearer ${tenant.jwt}` };
-    for (const accept of ['text/html', 'text/event-stream', 'application/json;q=0, text/event-stream', '*/*, application/json;q=0', 'application/*, application/json;q=0']) {
+    for (const accept of ['text/html', 'text/event-stream', 'application/json;q=0, text/event-stream', '*/*, application/json;q=0', 'application/*, application/json;q=0', 'application/json;charset=latin1', '*/*;q=0', 'not a media range']) {
       const notAccepting = await call(testApp.baseUrl, 'POST', MCP_PATH, { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { ...auth, accept } });
       expect([accept, notAccepting.status, notAccepting.body?.error?.code]).toEqual([accept, 406, -32000]);
     }

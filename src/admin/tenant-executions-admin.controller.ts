@@ -123,7 +123,8 @@ export class TenantExecutionsAdminController {
   @Post('executions/replay')
   @HttpCode(202)
   @ApiOperation({
-    summary: 'Replay the action\'s failed executions since a time (at most 1,000) in the background; each counts against the tenant\'s rate limit',
+    summary:
+      'Replay the action\'s failed originals since a time (at most 1,000; not replays, nor those a replay has delivered) in the background; each counts against the tenant\'s rate limit',
     operationId: 'replayFailedTenantActionExecutions',
   })
   @ApiBody({ type: BulkReplayRequest })

@@ -51,6 +51,7 @@ function checkRequired(command: Command, options: Options): void {
   if (command.oneOf && !command.oneOf.some((name) => options[name] !== undefined)) {
     throw new UsageError(`give at least one of ${command.oneOf.map((name) => `--${name}`).join(', ')}`);
   }
+  command.check?.(options);
   for (const option of optionsOf(command)) {
     const value = options[option.name];
     if (option.idOf && value !== undefined && !isUuid(value)) throw new UsageError(notAnId(option.idOf, value));
@@ -64,7 +65,7 @@ function checkRequired(command: Command, options: Options): void {
 function notAnId({ kind, listedBy }: { kind: string; listedBy: string }, value: string): string {
   const shown = JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
   if (kind === 'tenant') return `${shown} is not a tenant id (ids are UUIDs): did you mean --tenant ${shellWord(value)}?`;
-  return `${shown} is not ${/^[AEHIOU]/.test(kind) ? 'an' : 'a'} ${kind} id (ids are UUIDs: ${listedBy} shows them)`;
+  return `${shown} is not ${/^[AEHIOUaeiou]/.test(kind) ? 'an' : 'a'} ${kind} id (ids are UUIDs: ${listedBy} shows them)`;
 }
 
 /** A value as it would be typed again in a shell. */

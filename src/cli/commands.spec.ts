@@ -149,6 +149,66 @@ describe('command line commands', () => {
     expect(api.calls.at(-1)).toBe(`POST /tenants/${T1}/portal-links`);
   });
 
+  it('lists the delivery log a page at a time with the filters given, encoded (a + offset stays a +)', async () => {
+    const calls: string[] = [];
+    const request: AdminRequest = async (method, path) => {
+      calls.push(`${method} ${path}`);
+      if (path === '/tenants') return { tenants: [{ id: T1, name: 'acme' }] };
+      return { executions: [{ id: 'e1' }], next_cursor: 'c/2+' };
+    };
+    const api = { request, calls, bodies: [] };
+    expect(await run(['executions:list', '--tenant', 'acme'], api)).toEqual({ executions: [{ id: 'e1' }], next_cursor: 'c/2+' });
+    expect(calls.at(-1)).toBe(`GET /tenants/${T1}/executions`);
+    await run(
+      ['executions:list', '--tenant-id', T1, '--action', 'get_weather', '--status', 'failed', '--since', '2026-11-28T21:34:30+02:00', '--until', '2026-11-29T00:00:00Z', '--limit', '5', '--cursor', 'c/2+'],
+      api,
+    );
+    expect(calls.at(-1)).toBe(
+      `GET /tenants/${T1}/executions?action=get_weather&status=failed&since=2026-11-28T21%3A34%3A30%2B02%3A00&until=2026-11-29T00%3A00%3A00Z&limit=5&cursor=c%2F2%2B`,
+    );
+  });
+
+  it('gets one execution, replays one through its action, and gives the numbers', async () => {
+    const calls: string[] = [];
+    const request: AdminRequest = async (method, path) => {
+      calls.push(`${method} ${path}`);
+      if (method === 'GET' && path === `/tenants/${T1}/executions/${TOKEN}`) return { execution: { id: TOKEN, action_name: 'get_weather' } };
+      if (method === 'POST') return { execution: { id: 'new', replay_of: TOKEN } };
+      return { stats: { action_name: null } };
+    };
+    const api = { request, calls, bodies: [] };
+    expect(await run(['executions:get', '--tenant-id', T1, '--execution-id', TOKEN], api)).toEqual({ execution: { id: TOKEN, action_name: 'get_weather' } });
+    expect(await run(['executions:replay', '--tenant-id', T1, '--execution-id', TOKEN], api)).toEqual({ execution: { id: 'new', replay_of: TOKEN } });
+    expect(calls.slice(-2)).toEqual([`GET /tenants/${T1}/executions/${TOKEN}`, `POST /tenants/${T1}/actions/get_weather/executions/${TOKEN}/replay`]);
+    await run(['stats', '--tenant-id', T1], api);
+    await run(['stats', '--tenant-id', T1, '--action', 'get_weather'], api);
+    expect(calls.slice(-2)).toEqual([`GET /tenants/${T1}/stats`, `GET /tenants/${T1}/stats?action=get_weather`]);
+  });
+
+  it('replays the failed executions since a time and follows the replay to its end', async () => {
+    const calls: string[] = [];
+    const bodies: (string | undefined)[] = [];
+    let polls = 0;
+    const request: AdminRequest = async (method, path, body) => {
+      calls.push(`${method} ${path}`);
+      bodies.push(body === undefined ? undefined : JSON.stringify(body));
+      if (method === 'POST') return { replay: { id: 'r1', status: 'running', done: 0 } };
+      polls += 1;
+      return { replay: { id: 'r1', status: polls < 2 ? 'running' : 'done', done: polls } };
+    };
+    const api = { request, calls, bodies };
+    const done = await run(['executions:replay', '--tenant-id', T1, '--action', 'get_weather', '--failed-since', '2026-11-28T10:00:00Z'], api);
+    expect(done).toEqual({ replay: { id: 'r1', status: 'done', done: 2 } });
+    expect(calls).toEqual([
+      `POST /tenants/${T1}/actions/get_weather/executions/replay`,
+      `GET /tenants/${T1}/actions/get_weather/replays/r1`,
+      `GET /tenants/${T1}/actions/get_weather/replays/r1`,
+    ]);
+    expect(bodies[0]).toBe('{"since":"2026-11-28T10:00:00Z"}');
+    await run(['executions:replay', '--tenant-id', T1, '--action', 'get_weather', '--failed-since', '2026-11-28T10:00:00Z', '--until', '2026-11-28T11:00:00Z'], api);
+    expect(bodies.at(-2)).toBe('{"since":"2026-11-28T10:00:00Z","until":"2026-11-28T11:00:00Z"}');
+  });
+
   it('describes every command', () => {
     for (const command of Object.values(COMMANDS)) expect(command.summary).toMatch(/^[a-z]/);
   });
@@ -163,6 +223,13 @@ describe('parseCommandLine', () => {
   it.each([[['help', 'bootstrap']], [['bootstrap', '--help']], [['bootstrap', '-h', '--tenant']]])('gives a command’s help for %j', (argv) => {
     const invocation = parseCommandLine(argv);
     expect('help' in invocation && invocation.help).toContain('usage: npm run gateway -- bootstrap --tenant <name> [--output <file>]');
+  });
+
+  it('shows the ways to call a command whose options go together', () => {
+    const invocation = parseCommandLine(['executions:replay', '--help']);
+    expect('help' in invocation && invocation.help).toContain(
+      'usage: npm run gateway -- executions:replay (--tenant <name> | --tenant-id <id>) (--execution-id <id> | --action <name> --failed-since <date-time> [--until <date-time>]) [--output <file>]',
+    );
   });
 
   it('shows optional options in brackets and the tenant choice as alternatives', () => {
@@ -189,6 +256,13 @@ describe('parseCommandLine', () => {
     [['actions:update', '--tenant', 'a', '--name', 'n'], 'give at least one of --description, --webhook-url, --json-schema'],
     [['actions:create', '--tenant', 'a', '--name', 'n', '--description', 'd', '--webhook-url', 'u'], '--json-schema <file> is required'],
     [['portal-link:create'], 'unknown command "portal-link:create" (did you mean "portal-links:create"?)'],
+    [['execution:list', '--tenant', 'a'], 'unknown command "execution:list" (did you mean "executions:list"?)'],
+    [['executions:get', '--tenant', 'a'], '--execution-id <id> is required'],
+    [['executions:replay', '--tenant', 'a'], 'give --execution-id <id>, or --action <name> with --failed-since <date-time>'],
+    [['executions:replay', '--tenant', 'a', '--execution-id', TOKEN, '--failed-since', 'x'], 'give --execution-id, or --action with --failed-since, not both (--failed-since was given)'],
+    [['executions:replay', '--tenant', 'a', '--failed-since', '2026-11-28T10:00:00Z'], '--action <name> is required with --failed-since'],
+    [['executions:replay', '--tenant', 'a', '--action', 'n'], '--failed-since <date-time> is required with --action'],
+    [['executions:replay', '--tenant', 'a', '--action', 'n', '--until', '2026-11-28T10:00:00Z'], '--failed-since <date-time> is required with --action'],
   ])('refuses %j as a usage error', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(new UsageError(message));
   });
@@ -198,6 +272,7 @@ describe('parseCommandLine', () => {
     [['actions:list', '--tenant-id', 'Acme Corp'], `"Acme Corp" is not a tenant id (ids are UUIDs): did you mean --tenant 'Acme Corp'?`],
     [['api-tokens:revoke', '--tenant', 'acme', '--token-id', 'ci'], '"ci" is not an API token id (ids are UUIDs: api-tokens:list shows them)'],
     [['hmac-keys:revoke', '--tenant', 'acme', '--key-id', '1a2b3c4d'], '"1a2b3c4d" is not an HMAC key id (ids are UUIDs: hmac-keys:list shows them)'],
+    [['executions:get', '--tenant', 'acme', '--execution-id', 'e1'], '"e1" is not an execution id (ids are UUIDs: executions:list shows them)'],
   ])('refuses %j, a name or a short id where an id is expected, saying what was meant', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(new UsageError(message));
   });

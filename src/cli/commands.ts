@@ -25,6 +25,10 @@ export interface Command {
   options: OptionSpec[];
   /** Options of which at least one must be given (what an update changes). */
   oneOf?: string[];
+  /** The options part of the usage line, when the options are not each simply required or optional. */
+  usage?: string;
+  /** What the options must be together, beyond each one's own rules: throws a UsageError. */
+  check?(options: Options): void;
   run(request: AdminRequest, options: Options): Promise<unknown>;
 }
 
@@ -131,6 +135,48 @@ function actionBody(options: Options, fields: Record<string, string | undefined>
     .map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`);
   if (options['json-schema'] !== undefined) members.push(`"json_schema":${options['json-schema'].trim()}`);
   return `{${members.join(',')}}`;
+}
+
+const EXECUTION_ID: OptionSpec = {
+  name: 'execution-id',
+  value: 'id',
+  description: "the execution's id (the webhook-id its receiver got)",
+  idOf: { kind: 'execution', listedBy: 'executions:list' },
+};
+const ACTION_FILTER: OptionSpec = { name: 'action', value: 'name', description: "one action's, by its name" };
+/** How often a bulk replay's progress is read while the command waits for it. */
+const REPLAY_POLL_MS = 500;
+
+/** `?name=value&...` of the options given, under the API's names; empty when none is. */
+function query(options: Options, names: Record<string, string>): string {
+  const params = new URLSearchParams();
+  for (const [option, parameter] of Object.entries(names)) if (options[option] !== undefined) params.set(parameter, options[option]!);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** One execution replayed: the action it ran is read from the execution first (the replay's route names it). */
+async function replayOne(request: AdminRequest, tenant: string, id: string): Promise<unknown> {
+  const { execution } = (await request('GET', `${tenant}/executions/${encodeURIComponent(id)}`)) as { execution: { action_name: string } };
+  return request('POST', `${tenant}/actions/${encodeURIComponent(execution.action_name)}/executions/${encodeURIComponent(id)}/replay`);
+}
+
+interface BulkReplay {
+  id: string;
+  status: 'running' | 'done' | 'stopped';
+}
+
+/**
+ * A bulk replay, followed to its end: it runs in the background of the service that took it, which is this
+ * command's own copy when no service runs, and ends with the command.
+ */
+async function replayFailed(request: AdminRequest, action: string, since: string, until: string | undefined): Promise<unknown> {
+  let { replay } = (await request('POST', `${action}/executions/replay`, { since, until })) as { replay: BulkReplay };
+  while (replay.status === 'running') {
+    await new Promise((resolve) => setTimeout(resolve, REPLAY_POLL_MS));
+    ({ replay } = (await request('GET', `${action}/replays/${replay.id}`)) as { replay: BulkReplay });
+  }
+  return { replay };
 }
 
 /** The management operations, by name. Each is one or more admin API calls; its result is printed as JSON. */
@@ -257,6 +303,60 @@ export const COMMANDS: Record<string, Command> = {
       await request('DELETE', path);
       return { deleted_action: action };
     },
+  },
+  'executions:list': {
+    summary: "list a tenant's executions, newest first, with every attempt: a page of them (--cursor for the next)",
+    tenant: true,
+    options: [
+      ACTION_FILTER,
+      { name: 'status', value: 'status', description: 'succeeded or failed' },
+      { name: 'since', value: 'date-time', description: 'created at or after, RFC 3339 (2026-11-27T10:00:00Z, 2026-11-27T11:00:00+01:00)' },
+      { name: 'until', value: 'date-time', description: 'created before, RFC 3339' },
+      { name: 'limit', value: 'n', description: 'how many (default 20, at most 100)' },
+      { name: 'cursor', value: 'cursor', description: 'the next_cursor of the previous page, with the same filters' },
+    ],
+    async run(request, options) {
+      const filters = { action: 'action', status: 'status', since: 'since', until: 'until', limit: 'limit', cursor: 'cursor' };
+      return request('GET', `${await tenantPath(request, options)}/executions${query(options, filters)}`);
+    },
+  },
+  'executions:get': {
+    summary: 'show one execution: every attempt, what was sent and what came back',
+    tenant: true,
+    options: [{ ...EXECUTION_ID, required: true }],
+    run: async (request, options) => request('GET', `${await tenantPath(request, options)}/executions/${encodeURIComponent(required(options, 'execution-id'))}`),
+  },
+  'executions:replay': {
+    summary: "run an execution again with its parameters, or replay an action's failed executions since a time (waits for the end)",
+    tenant: true,
+    options: [
+      { ...EXECUTION_ID, description: 'the execution to replay; prints the new execution, with replay_of' },
+      { ...ACTION_FILTER, description: 'the action whose failed executions to replay' },
+      { name: 'failed-since', value: 'date-time', description: 'replay those created at or after, RFC 3339 (at most 1,000); prints {replay} once it ends' },
+      { name: 'until', value: 'date-time', description: 'and before, RFC 3339 (default: now)' },
+    ],
+    usage: '(--execution-id <id> | --action <name> --failed-since <date-time> [--until <date-time>])',
+    check(options) {
+      const one = options['execution-id'] !== undefined;
+      const bulk = ['action', 'failed-since', 'until'].filter((name) => options[name] !== undefined);
+      if (one && bulk.length > 0) throw new UsageError(`give --execution-id, or --action with --failed-since, not both (--${bulk[0]} was given)`);
+      if (one) return;
+      if (bulk.length === 0) throw new UsageError('give --execution-id <id>, or --action <name> with --failed-since <date-time>');
+      if (options.action === undefined) throw new UsageError('--action <name> is required with --failed-since');
+      if (options['failed-since'] === undefined) throw new UsageError('--failed-since <date-time> is required with --action');
+    },
+    async run(request, options) {
+      const tenant = await tenantPath(request, options);
+      const id = options['execution-id'];
+      if (id !== undefined) return replayOne(request, tenant, id);
+      return replayFailed(request, `${tenant}/actions/${encodeURIComponent(required(options, 'action'))}`, required(options, 'failed-since'), options.until);
+    },
+  },
+  stats: {
+    summary: "a tenant's numbers (executions, succeeded, failed, p50/p95 ms) per hour for 48 hours and per day, with each action's last 24 hours",
+    tenant: true,
+    options: [{ ...ACTION_FILTER, description: "one action's numbers, by its name" }],
+    run: async (request, options) => request('GET', `${await tenantPath(request, options)}/stats${query(options, { action: 'action' })}`),
   },
   'portal-links:create': {
     summary: "make a single-use link that opens the console for the tenant's developers (valid PORTAL_LINK_TTL_SECONDS)",

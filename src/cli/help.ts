@@ -7,9 +7,11 @@ const HELP_OPTION = { flag: '-h, --help', description: 'show this help' };
 export function commandUsage(name: string, command: Command): string {
   const parts = [PROGRAM, name];
   if (command.tenant) parts.push('(--tenant <name> | --tenant-id <id>)');
+  if (command.usage) parts.push(command.usage);
+  const described = new Set(command.usage ? command.options.map((option) => option.name) : []);
   for (const option of optionsOf(command)) {
     if (option.name === 'tenant' && command.tenant) continue;
-    if (option.name === 'tenant-id') continue;
+    if (option.name === 'tenant-id' || described.has(option.name)) continue;
     const text = `--${option.name} <${option.value}>`;
     parts.push(option.required ? text : `[${text}]`);
   }
@@ -24,7 +26,8 @@ export function commandHelp(name: string, command: Command): string {
 
 export function generalHelp(): string {
   return [
-    'Manage the gateway’s tenants, API tokens, HMAC keys, actions and portal links. Every command prints JSON.',
+    'Manage the gateway’s tenants, API tokens, HMAC keys, actions and portal links, and read and replay its',
+    'delivery log. Every command prints JSON.',
     '',
     `usage: ${PROGRAM} <command> [options]`,
     `       ${PROGRAM} help [<command>]`,

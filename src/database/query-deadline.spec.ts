@@ -1,10 +1,12 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import { Pool } from 'pg';
 import { isDatabaseUnavailable } from './database-errors';
 import { DEADLINE_CHECK_MS, DeadlineClient, QueryDeadlineError, watchedClients } from './query-deadline';
 
 const DEADLINE_MS = 1_000;
+const PG_VERSION = (JSON.parse(readFileSync(require.resolve('pg/package.json'), 'utf8')) as { version: string }).version;
 
 /** A message of PostgreSQL's protocol: its type, its length, its body. */
 function message(type: string, body: Buffer = Buffer.alloc(0)): Buffer {
@@ -91,6 +93,28 @@ describe('DeadlineClient', () => {
     expect(database.sockets).toHaveLength(2);
     await pool.end();
     expect(watchedClients()).toBe(0);
+  });
+
+  it(`pg ${PG_VERSION} still has what the watchdog reads: _activeQuery while a query runs, _ended, connection.stream`, async () => {
+    // The watchdog reads three private fields of pg's Client (see DeadlineClient). If an upgrade renames one, the
+    // deadline would silently never fire: this says which, by name, instead of a test timing out.
+    database = await fakeDatabase(100);
+    const client = new DeadlineClient({ connectionString: database.url, queryDeadlineMs: DEADLINE_MS });
+    await client.connect();
+    const internals = client as unknown as { _activeQuery?: unknown; _ended?: unknown; connection?: { stream?: unknown } };
+    expect({ activeQuery: '_activeQuery' in internals, ended: internals._ended, stream: internals.connection?.stream instanceof Socket }).toEqual({
+      activeQuery: true,
+      ended: false,
+      stream: true,
+    });
+    expect(internals._activeQuery ?? null).toBeNull();
+    const query = client.query('SELECT 0');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(internals._activeQuery).toEqual(expect.objectContaining({ text: 'SELECT 0' }));
+    await query;
+    expect(internals._activeQuery ?? null).toBeNull();
+    await client.end();
+    expect(internals._ended).toBe(true);
   });
 
   it('sets no deadline, and watches nothing, without queryDeadlineMs', () => {

@@ -8,7 +8,13 @@ export interface DeadlineClientConfig extends ClientConfig {
   queryDeadlineMs?: number;
 }
 
-/** What of pg's client the watchdog reads: the query being answered, and the connection under it. */
+/**
+ * What of pg's client the watchdog reads: the query being answered, and the connection under it. All three are
+ * private (query-deadline.spec.ts names the one an upgrade of pg moved). The public ways cost more: pg's
+ * `query_timeout` is a timer per query (below); noting each query's start and end ourselves means wrapping every
+ * form of `query()` (promise, callback, Submittable, cursor) with a record and a callback per query; and no public
+ * call fails a query on a connection that never answers (`end()` waits for the server to close it).
+ */
 interface ClientInternals {
   _activeQuery?: object | null;
   _ended?: boolean;

@@ -36,8 +36,10 @@ export class ReplayRunningError extends DomainError {
 }
 
 /**
- * "Replay what failed since 10:00": the action's failed executions from `since` to `until` (at most now), oldest
- * first, each replayed as ExecutionsService.replay does, one at a time, on the replica that was asked. Bounded:
+ * "Replay what failed since 10:00": the action's failed originals from `since` to `until` (at most now), oldest
+ * first, each replayed as ExecutionsService.replay does, one at a time, on the replica that was asked. A replay is
+ * never replayed itself (its original is, when it still needs it), and an original a replay has delivered is left
+ * out: running it again while the receiver fails sends each original once more, and after a success, nothing. Bounded:
  * at most 1,000 executions, one running replay per tenant, and each replay counts against the tenant's hourly
  * budget like a request (the replay stops, saying so, when the budget is spent). Its progress is written as it
  * goes, so any replica answers how many are done and how many are left. docs/decisions.md, "The delivery log".

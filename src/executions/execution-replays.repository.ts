@@ -37,15 +37,23 @@ const RUNNING_SQL = tenantStatement<[since: Date], ReplayJob>(
 const PROGRESS_SQL = tenantStatement<[id: string, status: string, reason: string | null, done: number, succeeded: number, failed: number, skipped: number, at: Date, finished: Date | null]>(
   `UPDATE execution_replays SET status = $3, stopped_reason = $4, done = $5, succeeded = $6, failed = $7, skipped = $8, updated_at = $9, finished_at = $10 WHERE tenant_id = $1 AND id = $2`,
 );
-/** How many failed executions of the action lie in [since, until), counted up to `$5` (the bound plus one). */
+/**
+ * What a bulk replay sends: the action's failed originals created in [since, until) (never a replay: replaying
+ * replays made each run send the earlier runs' failures again, 1, 2, 4, 8 calls for one failure), leaving out an
+ * original that a replay has delivered since (any replay of it that succeeded: it is not sent twice). A replay's
+ * success is looked for from the original's own time on (the partial index on replay_of, partitions pruned).
+ */
+const FAILED_ORIGINALS =
+  `FROM executions e WHERE e.tenant_id = $1 AND e.action_id = $2 AND e.status = 'failed' AND e.replay_of IS NULL ` +
+  `AND e.created_at >= $3 AND e.created_at < $4 AND NOT EXISTS (SELECT 1 FROM executions r WHERE r.tenant_id = $1 AND r.replay_of = e.id ` +
+  `AND r.status = 'succeeded' AND r.created_at >= e.created_at)`;
+/** How many failed originals of the action lie in [since, until) (FAILED_ORIGINALS), counted up to `$5` (the bound plus one). */
 const COUNT_FAILED_SQL = tenantStatement<[actionId: string, since: Date, until: Date, upTo: number], { count: number }>(
-  `SELECT count(*)::int AS count FROM (SELECT 1 FROM executions WHERE tenant_id = $1 AND action_id = $2 AND status = 'failed' ` +
-    `AND created_at >= $3 AND created_at < $4 LIMIT $5) AS failed`,
+  `SELECT count(*)::int AS count FROM (SELECT 1 ${FAILED_ORIGINALS} LIMIT $5) AS failed`,
 );
-/** The next failed executions after a position, oldest first (the index on action_id, status, created_at, id). */
+/** The next failed originals after a position, oldest first (the index on action_id, status, created_at, id). */
 const NEXT_FAILED_SQL = tenantStatement<[actionId: string, since: Date, until: Date, afterAt: string, afterId: string, limit: number], { id: string; position: string }>(
-  `SELECT id, created_at::text AS position FROM executions WHERE tenant_id = $1 AND action_id = $2 AND status = 'failed' ` +
-    `AND created_at >= $3 AND created_at < $4 AND (created_at, id) > ($5::timestamptz, $6::uuid) ORDER BY created_at, id LIMIT $7`,
+  `SELECT e.id, e.created_at::text AS position ${FAILED_ORIGINALS} AND (e.created_at, e.id) > ($5::timestamptz, $6::uuid) ORDER BY e.created_at, e.id LIMIT $7`,
 );
 
 /** Bulk replays (`execution_replays`), each read and written as its tenant's. */

@@ -141,9 +141,11 @@ export class ExecutionsController {
   @HttpCode(202)
   @ApiOperation({
     operationId: 'replayFailedExecutions',
-    summary: 'Replay the action\'s failed executions since a time (at most 1,000), in the background',
+    summary: 'Replay the action\'s failed executions since a time (at most 1,000), each original at most once, in the background',
     description:
-      'Each is replayed as POST …/executions/{execution_id}/replay does, oldest first, one at a time, and counts against the tenant\'s ' +
+      'The failed originals (a replay is never replayed itself), leaving out any that a replay has delivered since, so a run repeated while ' +
+      'the receiver fails sends each original once more and, once one succeeded, never again. ' +
+      'Each is replayed as POST …/executions/{execution_id}/replay does (under the original\'s webhook-id), oldest first, one at a time, and counts against the tenant\'s ' +
       'hourly budget like a request: the replay stops, saying why, when the budget is spent. One bulk replay per tenant runs at a time. ' +
       'GET …/replays/{replay_id} tells how many are done and how many are left.',
   })

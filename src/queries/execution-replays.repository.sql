@@ -94,32 +94,56 @@ FROM
     SELECT
       1
     FROM
-      executions
+      executions e
     WHERE
-      tenant_id = $1
-      AND action_id = $2
-      AND status = 'failed'
-      AND created_at >= $3
-      AND created_at < $4
+      e.tenant_id = $1
+      AND e.action_id = $2
+      AND e.status = 'failed'
+      AND e.replay_of IS NULL
+      AND e.created_at >= $3
+      AND e.created_at < $4
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          executions r
+        WHERE
+          r.tenant_id = $1
+          AND r.replay_of = e.id
+          AND r.status = 'succeeded'
+          AND r.created_at >= e.created_at
+      )
     LIMIT
       $5
   ) AS failed;
 
 -- ExecutionReplaysRepository.nextFailed
 SELECT
-  id,
-  created_at::text AS position
+  e.id,
+  e.created_at::text AS position
 FROM
-  executions
+  executions e
 WHERE
-  tenant_id = $1
-  AND action_id = $2
-  AND status = 'failed'
-  AND created_at >= $3
-  AND created_at < $4
-  AND (created_at, id) > ($5::timestamptz, $6::uuid)
+  e.tenant_id = $1
+  AND e.action_id = $2
+  AND e.status = 'failed'
+  AND e.replay_of IS NULL
+  AND e.created_at >= $3
+  AND e.created_at < $4
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      executions r
+    WHERE
+      r.tenant_id = $1
+      AND r.replay_of = e.id
+      AND r.status = 'succeeded'
+      AND r.created_at >= e.created_at
+  )
+  AND (e.created_at, e.id) > ($5::timestamptz, $6::uuid)
 ORDER BY
-  created_at,
-  id
+  e.created_at,
+  e.id
 LIMIT
   $7;

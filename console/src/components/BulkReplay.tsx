@@ -62,8 +62,10 @@ export function BulkReplayButton({ actionBase, actionName, suggestedSince }: { a
       >
         <Stack>
           <Text size="sm">
-            Each failed execution from then until now is run again, oldest first, with its parameters, against the action as it is now: a new
-            execution each. At most 1,000; each counts against the tenant&apos;s hourly request budget, and the replay stops when it is spent.
+            Each execution that failed from then until now is run again, oldest first, with its parameters, against the action as it is now: a new
+            execution each, under the original&apos;s webhook-id. One a replay has delivered since is left out, and a failed replay is not
+            replayed itself (its original is), so running this again sends each original at most once. At most 1,000; each counts against
+            the tenant&apos;s hourly request budget, and the replay stops when it is spent.
           </Text>
           <DateTimePicker
             label="Failed since"

@@ -113,7 +113,7 @@ function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, show
             Execution <Code fz="inherit">{execution.id}</Code>
           </>
         }
-        description="Its webhook-id: every attempt carried it, so a receiver can drop duplicates."
+        description={webhookIdSentence(execution)}
       >
         <Button leftSection={<IconReplace size={16} aria-hidden />} loading={replay.busy} onClick={() => void replay.send()} disabled={payload.status !== 'kept'}>
           Replay
@@ -175,6 +175,16 @@ function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, show
       </Section>
     </Stack>
   );
+}
+
+/**
+ * Which webhook-id the attempts carried: an execution's own id, but a replay's is its original's (Standard Webhooks:
+ * the same id when a message is sent again), so that a receiver that handled the original drops the replay.
+ */
+export function webhookIdSentence(execution: Pick<Execution, 'replay_of'>): string {
+  return execution.replay_of
+    ? `A replay: every attempt carried its original's id, ${execution.replay_of}, as its webhook-id (not this id), so a receiver that handled the original can drop it.`
+    : 'Its webhook-id: every attempt carried it, so a receiver can drop duplicates.';
 }
 
 function AttemptCard({ attempt, logged, order }: { attempt: Attempt; logged: LoggedAttempt | undefined; order: 4 | 5 }) {

@@ -390,7 +390,16 @@ function Attempts({ execution, detailPath }: { execution: Execution; detailPath:
   return (
     <Stack gap={4} data-testid="attempts">
       <Text size="sm">
-        Execution <Code>{execution.id}</Code> (the <Code>webhook-id</Code> of every attempt).{' '}
+        Execution <Code>{execution.id}</Code>{' '}
+        {execution.replay_of ? (
+          <>
+            (a replay: every attempt carried its original&apos;s id, <Code>{execution.replay_of}</Code>, as <Code>webhook-id</Code>).
+          </>
+        ) : (
+          <>
+            (the <Code>webhook-id</Code> of every attempt).
+          </>
+        )}{' '}
         <Anchor component={Link} to={detailPath}>
           What was sent and what came back
         </Anchor>

@@ -1,3 +1,4 @@
+import Negotiator from 'negotiator';
 import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -76,22 +77,15 @@ function toWebRequest(request: FastifyRequest): Request {
   return new Request(`http://localhost/${GATEWAY_PREFIX}/mcp`, { method: 'POST', headers });
 }
 
-/** The media ranges that match `application/json`, the more specific the higher. */
-const SPECIFICITY: Record<string, number> = { 'application/json': 3, 'application/*': 2, '*/*': 1 };
+/** What this server answers with: the offer an `Accept` is negotiated against. */
+const JSON_ANSWER = ['application/json; charset=utf-8'];
 
 /**
- * Whether an `Accept` header admits `application/json` (absent: it admits anything): the most specific range
- * that matches it decides (RFC 9110, 12.5.1), so `*\/*, application/json;q=0` does not.
+ * Whether an `Accept` header admits the JSON answer, by `negotiator` (RFC 9110, 12.5.1: the most specific range
+ * that matches decides, so `*\/*, application/json;q=0` does not; a range's parameters must match, so
+ * `application/json;charset=latin1` does not). Absent or empty: it admits anything, as HTTP reads a missing one.
  */
 function acceptsJson(accept: string | null): boolean {
   if (accept === null || accept.trim() === '') return true;
-  let best = { specificity: 0, quality: 0 };
-  for (const range of accept.split(',')) {
-    const [type, ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
-    const specificity = SPECIFICITY[type] ?? 0;
-    if (specificity <= best.specificity) continue;
-    const q = parameters.find((parameter) => parameter.startsWith('q='));
-    best = { specificity, quality: q === undefined ? 1 : Number(q.slice(2)) };
-  }
-  return best.specificity > 0 && best.quality > 0;
+  return new Negotiator({ headers: { accept } }).mediaType(JSON_ANSWER) !== undefined;
 }
