@@ -64,7 +64,10 @@ export class AppConfig {
   readonly asyncExecutions: {
     /** How many of a tenant's may be unfinished (pending or running) at once; past it, 429. */
     readonly perTenant: number;
-    /** How many this replica runs at once. */
+    /**
+     * How many this replica runs at once; 0: it accepts them but runs none and leaves the queue's upkeep to others
+     * (a replica that only answers requests), so at least one replica must have more.
+     */
     readonly concurrency: number;
     /**
      * How long a replica holds a run before the queue gives it to another: a replica that died mid-call (SIGKILL)

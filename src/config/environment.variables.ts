@@ -126,7 +126,7 @@ export class EnvironmentVariables {
   @Integer(1, 100_000)
   ASYNC_EXECUTIONS_PER_TENANT?: number;
 
-  @Integer(1, 1_000)
+  @Integer(0, 1_000)
   ASYNC_EXECUTION_CONCURRENCY?: number;
 
   @Integer(2_000, 86_400_000)

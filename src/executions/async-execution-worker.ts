@@ -44,6 +44,7 @@ export class AsyncExecutionWorker implements OnApplicationBootstrap, BeforeAppli
       throw error;
     }
     this.started = true;
+    if (this.config.asyncExecutions.concurrency === 0) return;
     this.jobs.whenWoken(() => void this.poll());
     this.timer = setInterval(() => void this.poll(true), POLL_MS).unref();
     void this.poll(true);

@@ -70,6 +70,8 @@ export class ExecutionJobs {
       migrate: config.runMigrations,
       // No cron jobs here, and its clock-skew check would query the database every ten minutes for nothing.
       schedule: false,
+      // The upkeep (expired leases put back, old jobs archived) runs on replicas that run executions.
+      supervise: config.asyncExecutions.concurrency > 0,
       // Expired leases are looked for this often: a quarter of the lease, so a lost run waits at most 1.25 leases.
       maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.round(leaseSeconds / 4))),
       // Jobs are deleted when their execution ends; one abandoned is kept a day for an operator to look at.

@@ -230,7 +230,8 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
   @GenerateSql({
     params: [
       DummyValue.TENANT_ID,
-      { id: DummyValue.UUID, actionId: DummyValue.UUID, actionName: DummyValue.STRING, createdAt: new Date(), payload: 'kept' },
+      // Another id than the INSERT's example above, which may have been made in the same millisecond.
+      { id: '5a1d0000-0000-4000-8000-0000000a5c01', actionId: DummyValue.UUID, actionName: DummyValue.STRING, createdAt: new Date(), payload: 'kept' },
       100,
       async () => undefined,
     ],
@@ -283,6 +284,7 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
    */
   @GenerateSql({
     params: [
+      DummyValue.TENANT_ID,
       {
         execution: {
           id: DummyValue.UUID,

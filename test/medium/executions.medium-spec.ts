@@ -1,4 +1,5 @@
 import { ActionNotFoundError } from '../../src/actions/actions.errors';
+import { ActionsService } from '../../src/actions/actions.service';
 import { AdminService } from '../../src/admin/admin.service';
 import { ExecutionNotFoundError, NoActiveHmacKeyError } from '../../src/executions/executions.errors';
 import { BulkReplays, ReplayNotFoundError } from '../../src/executions/bulk-replays';
@@ -119,6 +120,67 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
       expect(await world.byA(() => bulk.get(world.a.id, 'shared', started.id))).toMatchObject({ status: 'done', done: 0 });
       await expect(world.byA(() => bulk.get(world.a.id, 'shared', bReplay))).rejects.toThrow(ReplayNotFoundError);
       expect(receivers.a.calls).toEqual([]);
+    });
+  });
+
+  describe('asynchronous executions', () => {
+    const pending = (tenantActionId: string, id = crypto.randomUUID()) => ({ id, actionId: tenantActionId, actionName: 'shared', createdAt: new Date(), payload: 'off' as const });
+    const noJob = async () => undefined;
+    /** B's unfinished execution of `shared`, stored as an accept stores it (its job left out). */
+    let bPending: ReturnType<typeof pending>;
+
+    beforeEach(async () => {
+      bPending = pending(world.b.actions.shared.id);
+      expect(await repository.accept(world.b.id, bPending, 1, noJob)).toBe(true);
+      await world.rememberB();
+    });
+
+    it('accept counts A’s unfinished executions only, and stores A’s', async () => {
+      // B is at a limit of 1; A is not.
+      const mine = pending(world.a.actions.shared.id);
+      expect(await world.byA(() => repository.accept(world.a.id, mine, 1, noJob))).toBe(true);
+      expect(await world.byA(() => repository.accept(world.a.id, pending(world.a.actions.shared.id), 1, noJob))).toBe(false);
+      const stored = (await world.stored(world.a.id)).executions as Array<{ id: string; tenant_id: string; status: string }>;
+      expect(stored).toEqual([expect.objectContaining({ id: mine.id, tenant_id: world.a.id, status: 'pending' })]);
+    });
+
+    it('markRunning, recordAttempts and finish with B’s execution id change nothing of B’s and say so', async () => {
+      expect(await world.byA(() => repository.markRunning(world.a.id, bPending.id, bPending.createdAt))).toBeUndefined();
+      const attempt = { attempt: 1, started_at: new Date().toISOString(), duration_ms: 1, http_status: 500, error: `${B_MARK}?` };
+      await world.byA(() => repository.recordAttempts(world.a.id, bPending.id, bPending.createdAt, [attempt]));
+      const outcome = Object.assign(new Execution(), {
+        id: bPending.id,
+        tenantId: world.a.id,
+        actionId: world.a.actions.shared.id,
+        actionName: 'shared',
+        status: 'succeeded',
+        httpStatus: 200,
+        result: 'taken',
+        error: '',
+        durationMs: 1,
+        attempts: 1,
+        attemptLog: [attempt],
+        createdAt: bPending.createdAt,
+        replayOf: null,
+        payload: 'off',
+      });
+      expect(await world.byA(() => repository.finish(world.a.id, { execution: outcome }))).toBe(false);
+    });
+
+    it('findOfTenant (an MCP task) finds none of B’s for A', async () => {
+      expect(await world.byA(() => log.findOfTenant(world.a.id, bPending.id))).toBeUndefined();
+    });
+
+    it('runAccepted of A’s execution whose action was deleted before it ran fails it without a call, saying why', async () => {
+      const mine = pending(world.a.actions.shared.id);
+      expect(await repository.accept(world.a.id, mine, 10, noJob)).toBe(true);
+      await services.get(ActionsService).delete(world.a.id, 'shared');
+      const job = { tenantId: world.a.id, executionId: mine.id, createdAt: mine.createdAt.toISOString(), actionName: 'shared', parameters: '{}' };
+      expect(await world.byA(() => executions.runAccepted(job))).toBe(true);
+      expect(await repository.find(world.a.id, mine.id, new Date(0))).toMatchObject({ status: 'failed', error: 'the action was deleted before the execution ran', attempts: 0 });
+      expect(receivers.a.calls).toEqual([]);
+      // Finished: another run of the same job makes no call and changes nothing.
+      expect(await executions.runAccepted(job)).toBe(false);
     });
   });
 
