@@ -5,7 +5,7 @@ import { ExecutionLogMaintenance } from '../src/executions/execution-log-mainten
 import { ExecutionLogPartitions } from '../src/executions/log-partitions';
 import { BulkReplays } from '../src/executions/bulk-replays';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
-import { redeemPortalLink, withSession } from './support/console-session';
+import { operatorSession, redeemPortalLink, withSession } from './support/console-session';
 import { call } from './support/http';
 import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
 import { eventually } from './support/eventually';
@@ -127,6 +127,49 @@ describe('the delivery log', () => {
       const [stored] = await dataSource.query('SELECT request::jsonb AS request, attempts::jsonb AS attempts FROM execution_payloads WHERE execution_id = $1', [execution.id]);
       expect(stored.request).not.toHaveProperty('headers');
       expect(stored.attempts[1].request_headers).toEqual(payload.request.headers);
+    });
+
+    it('stores no credential a receiver echoes: every answer header whose name is credential-like is masked', async () => {
+      const echoed = {
+        'x-auth-token': 'a1',
+        'X-Amz-Security-Token': 'a2',
+        'api-key': 'a3',
+        'x-client-secret': 'a4',
+        'x-session-id': 'a5',
+        'x-hub-signature-256': 'a6',
+        'x-user-password': 'a7',
+        'set-cookie': 'a8',
+        'x-request-id': 'kept',
+        etag: '"kept"',
+      };
+      const action = await actionAnswering(answer(200, '{"result":"ok"}', echoed));
+      const execution = (await execute(action.name)).body.execution;
+      const { payload } = (await get(`/actions/${action.name}/executions/${execution.id}`)).body.execution;
+      const masked = Object.fromEntries(Object.keys(echoed).map((name) => [name.toLowerCase(), '[redacted]']));
+      expect(payload.attempts[0].response.headers).toEqual(expect.objectContaining({ ...masked, 'x-request-id': 'kept', etag: '"kept"' }));
+      // The gateway's own request headers keep their signature readable.
+      expect(payload.request.headers['webhook-signature']).toMatch(/^v1,/);
+      // Nothing of the values is in the stored row.
+      const [stored] = await dataSource.query('SELECT attempts::text AS attempts FROM execution_payloads WHERE execution_id = $1', [execution.id]);
+      for (const value of ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8']) expect(stored.attempts).not.toContain(`"${value}"`);
+    });
+
+    it('masks the words EXECUTION_PAYLOAD_MASKED_HEADERS lists instead, and the standard credential headers always', async () => {
+      const configured = await startTestApp({ env: { EXECUTION_PAYLOAD_MASKED_HEADERS: 'Tenant-Ref, token' } });
+      try {
+        const owner = await createTenant(configured);
+        receiver.behaviour = ok;
+        const created = await gateway(configured, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url()) });
+        receiver.behaviour = executions(answer(200, '{"result":"ok"}', { 'x-tenant-ref': 'r', 'x-auth-token': 't', 'x-session-id': 's', 'set-cookie': 'c' }));
+        const name = created.body.action.name;
+        const execution = (await gateway(configured, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body: { parameters: { city: 'x' } } })).body.execution;
+        const detail = await gateway(configured, 'GET', `/actions/${name}/executions/${execution.id}`, { token: owner.jwt });
+        expect(detail.body.execution.payload.attempts[0].response.headers).toEqual(
+          expect.objectContaining({ 'x-tenant-ref': '[redacted]', 'x-auth-token': '[redacted]', 'x-session-id': 's', 'set-cookie': '[redacted]' }),
+        );
+      } finally {
+        await configured.close();
+      }
     });
 
     it('shows a payload stored with its own request headers (before they were stored once) as it was stored', async () => {
@@ -551,20 +594,50 @@ describe('the delivery log', () => {
       expect(log.at(-1)!.id).toBe(original.id);
     });
 
-    it('refuses a bad period and more than 1,000 executions with 400 naming the problem', async () => {
+    it('refuses a bad period and more than 1,000 executions with 400 naming the problem, and starts nothing', async () => {
       const action = await actionAnswering(answer(503, 'down'));
+      await execute(action.name);
+      const inAMinute = new Date(Date.now() + 60_000).toISOString();
+      const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
       const cases: Array<[unknown, string]> = [
         [{}, 'since: is required'],
         [{ since: 'today' }, 'since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'],
         [{ since: '2026-11-27T10:00:00Z', until: '2026-11-27T09:00:00Z' }, 'until: must be later than since'],
+        // The period ends now at the latest: a since from now on selects nothing (the lists refuse it too).
+        [{ since: inAMinute }, 'since: must be in the past'],
+        [{ since: inAMinute, until: inAnHour }, 'since: must be in the past'],
+        [{ since: inAnHour, until: inAMinute }, 'since: must be in the past; until: must be later than since'],
       ];
       for (const [body, details] of cases) {
         const response = await replayFailed(action.name, body);
         expect([response.status, response.body]).toEqual([400, { error: 'Invalid request', details }]);
+        // Under the management API the same.
+        const asOperator = await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/actions/${action.name}/executions/replay`, body);
+        expect([asOperator.status, asOperator.body]).toEqual([400, { error: 'Invalid request', details }]);
       }
+      expect(await dataSource.query('SELECT count(*)::int AS n FROM execution_replays WHERE tenant_id = $1', [tenant.tenantId])).toEqual([{ n: 0 }]);
       await seed(action, 1_001, new Date(Date.now() - 1_000), 'failed');
       const tooMany = await replayFailed(action.name, { since: new Date(Date.now() - 3_600_000).toISOString() });
       expect([tooMany.status, tooMany.body]).toEqual([400, { error: 'Invalid request', details: 'since: more than 1000 failed executions from then on; replay a shorter period (until)' }]);
+    });
+
+    it('stops a running replay when its tenant is disabled: nothing more goes out on the tenant\'s behalf', async () => {
+      const action = await actionAnswering(answer(503, 'down'));
+      for (let i = 0; i < 3; i++) await execute(action.name, { city: `c${i}` });
+      // The first replay is held at the receiver until the tenant is disabled.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      receiver.behaviour = executions((_, response) => void held.then(() => answer(200, '{"result":"ok"}')(_, response)));
+      const mark = receiver.calls.length;
+      const started = await replayFailed(action.name, { since: new Date(Date.now() - 60_000).toISOString() });
+      expect(started.status).toBe(202);
+      await eventually(() => expect(receiver.calls.length).toBe(mark + 1));
+      expect((await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'disabled' })).status).toBe(200);
+      release();
+      await testApp.app.get(BulkReplays).settled();
+      const replay = await testApp.app.get(BulkReplays).get(tenant.tenantId as never, action.name, started.body.replay.id);
+      expect(replay).toMatchObject({ status: 'stopped', stopped_reason: 'the tenant is disabled', total: 3, done: 1, left: 2, succeeded: 1 });
+      expect(receiver.calls.length).toBe(mark + 1);
     });
 
     it('counts each replay against the tenant\'s hourly budget, and stops when it is spent', async () => {
@@ -587,6 +660,38 @@ describe('the delivery log', () => {
       } finally {
         await limited.close();
       }
+    });
+  });
+
+  describe('a disabled tenant', () => {
+    it('cannot have its actions run by an operator either: 409 for execute, replay and bulk replay, nothing sent, nothing stored', async () => {
+      const action = await actionAnswering(answer(503, 'down'));
+      const failed = (await execute(action.name)).body.execution;
+      expect((await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'disabled' })).status).toBe(200);
+      const mark = receiver.calls.length;
+      const count = async () => (await dataSource.query('SELECT count(*)::int AS n FROM executions WHERE tenant_id = $1', [tenant.tenantId]))[0].n;
+      const stored = await count();
+      const base = `/tenants/${tenant.tenantId}/actions/${action.name}`;
+      const runs: Array<[string, unknown]> = [
+        [`${base}/execute`, { parameters: { city: 'Oslo' } }],
+        [`${base}/executions/${failed.id}/replay`, undefined],
+        [`${base}/executions/replay`, { since: new Date(Date.now() - 60_000).toISOString() }],
+      ];
+      const operator = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      for (const [path, body] of runs) {
+        for (const refused of [await admin(testApp, 'POST', path, body), await withSession(testApp.baseUrl, operator, 'POST', path, body)]) {
+          expect([refused.status, refused.body]).toEqual([409, { error: 'tenant is disabled: enable it to execute or replay its actions' }]);
+        }
+      }
+      // As its own bearer token is.
+      expect((await execute(action.name)).status).toBe(401);
+      expect(receiver.calls.length).toBe(mark);
+      expect(await count()).toBe(stored);
+      expect(await dataSource.query('SELECT count(*)::int AS n FROM execution_replays WHERE tenant_id = $1', [tenant.tenantId])).toEqual([{ n: 0 }]);
+      // Its log is still there to read, and once enabled again its actions run.
+      expect((await admin(testApp, 'GET', `${base}/executions`)).body.executions).toHaveLength(1);
+      expect((await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'active' })).status).toBe(200);
+      expect((await admin(testApp, 'POST', `${base}/execute`, { parameters: { city: 'Oslo' } })).body.execution).toMatchObject({ status: 'failed', http_status: 503 });
     });
   });
 

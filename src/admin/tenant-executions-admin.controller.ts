@@ -15,15 +15,18 @@ import { ExecutionResponse, ReplayResponse } from '../executions/dto/execution.r
 import { LogSettingsResponse, UpdateLogSettingsRequest } from '../executions/dto/log-settings';
 import { ExecutionLogService } from '../executions/execution-log.service';
 import { ApiExecutionListQuery } from '../executions/execution-list.openapi';
-import { parseExecutionListQuery, parseReplayPeriod, QueryValue } from '../executions/execution-query';
+import { parseExecutionListQuery, QueryValue } from '../executions/execution-query';
 import { ExecutionsService } from '../executions/executions.service';
 import { BulkReplays } from '../executions/bulk-replays';
 import { accepted, ApiRespondAsync } from '../executions/respond-async';
 import { BulkReplayRequest, BulkReplayResponse } from '../executions/dto/bulk-replay';
 import { TenantBudgeted } from '../rate-limit/managed-tenant-throttler.guard';
-import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
+import { ActiveTenantOnly, ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
 import { RequestTrace } from '../tracing/request-trace';
 import { TraceParent } from '../tracing/trace-context';
+import { TenantDisabledError } from '../tenancy/tenancy.errors';
+
+const TENANT_DISABLED = new TenantDisabledError().message;
 
 /**
  * Running a tenant's action from the console ("try it") and reading its execution log with every attempt. Runs go
@@ -47,6 +50,7 @@ export class TenantExecutionsAdminController {
 
   @Post('execute')
   @HttpCode(200)
+  @ActiveTenantOnly()
   @TenantBudgeted()
   @ForwardsAsWritten()
   @ApiOperation({
@@ -56,7 +60,7 @@ export class TenantExecutionsAdminController {
   @ApiBody({ type: ExecuteActionRequest, required: false, description: 'May be left out: no body runs the action with parameters {}' })
   @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
   @ApiRespondAsync('`Location` is `/api/v1/admin/tenants/{tenant_id}/executions/{execution_id}`.')
-  @ApiErrors(invalid('parameters: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }), conflict('no active HMAC key for this tenant'), 413)
+  @ApiErrors(invalid('parameters: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }), conflict('no active HMAC key for this tenant', TENANT_DISABLED), 413)
   async execute(
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
@@ -101,6 +105,7 @@ export class TenantExecutionsAdminController {
 
   @Post('executions/:execution_id/replay')
   @HttpCode(200)
+  @ActiveTenantOnly()
   @TenantBudgeted()
   @ApiOperation({
     summary: 'Run the action again with the parameters of one of its executions (a new execution with replay_of); counts against the tenant\'s rate limit',
@@ -110,7 +115,7 @@ export class TenantExecutionsAdminController {
   @ApiOkResponse({ type: ReplayResponse })
   @ApiErrors(
     notFound('Tenant not found', 'Action not found', 'Execution not found'),
-    conflict('execution cannot be replayed: its payload was not logged (payload logging was off for the action)'),
+    conflict('execution cannot be replayed: its payload was not logged (payload logging was off for the action)', TENANT_DISABLED),
     gone('execution cannot be replayed: its payload has expired (payloads are kept 7 days)'),
     invalid('body: must be a JSON object'),
     413,
@@ -122,6 +127,7 @@ export class TenantExecutionsAdminController {
 
   @Post('executions/replay')
   @HttpCode(202)
+  @ActiveTenantOnly()
   @ApiOperation({
     summary:
       'Replay the action\'s failed originals since a time (at most 1,000; not replays, nor those a replay has delivered) in the background; each counts against the tenant\'s rate limit',
@@ -129,10 +135,9 @@ export class TenantExecutionsAdminController {
   })
   @ApiBody({ type: BulkReplayRequest })
   @ApiResponse({ status: 202, type: BulkReplayResponse, description: 'Started' })
-  @ApiErrors(invalid('since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'), conflict('a bulk replay is already running for this tenant (…)'), 413)
+  @ApiErrors(invalid('since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'), conflict('a bulk replay is already running for this tenant (…)', TENANT_DISABLED), 413)
   async replayFailed(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string, @Body() body: BulkReplayRequest): Promise<BulkReplayResponse> {
-    const { since, until } = parseReplayPeriod(body);
-    return { replay: await this.bulk.start(tenantId, name, since, until) };
+    return { replay: await this.bulk.start(tenantId, name, body) };
   }
 
   @Get('replays/:replay_id')

@@ -16,7 +16,7 @@ export const ERROR_EXAMPLES: Record<number, { description: string; example: Erro
 };
 
 /** An error answer whose examples are this operation's own texts rather than the general one. */
-export interface ErrorCase {
+interface ErrorCase {
   status: number;
   examples: ErrorBody[];
 }
@@ -25,8 +25,8 @@ export interface ErrorCase {
 export const notFound = (...errors: string[]): ErrorCase => ({ status: 404, examples: errors.map((error) => ({ error })) });
 /** 403 with this operation's text (a limit reached). */
 export const forbidden = (error: string): ErrorCase => ({ status: 403, examples: [{ error }] });
-/** 409 with this operation's text. */
-export const conflict = (error: string): ErrorCase => ({ status: 409, examples: [{ error }] });
+/** 409 with this operation's texts. */
+export const conflict = (...errors: string[]): ErrorCase => ({ status: 409, examples: errors.map((error) => ({ error })) });
 /** 410 with this operation's text. */
 export const gone = (error: string): ErrorCase => ({ status: 410, examples: [{ error }] });
 /** 400 `Invalid request` with this operation's details (and any other error bodies it gives). */

@@ -6,7 +6,7 @@ const BODY_OPTIONAL = Symbol('body optional');
 const UNKNOWN_FIELDS = Symbol('unknown fields refused');
 
 /** How a DTO marked `@RefusesUnknownFields` explains the fields it does not take, given their names and the body. */
-export type UnknownFieldsHint = (unknown: string[], body: Record<string, unknown>) => string;
+type UnknownFieldsHint = (unknown: string[], body: Record<string, unknown>) => string;
 
 /**
  * On a DTO whose fields are all optional: a request with no body (none at all, or an empty one) is taken as `{}`,
@@ -57,7 +57,7 @@ export class BodyValidationPipe implements PipeTransform {
   }
 }
 
-export function formatErrors(errors: ValidationError[]): string {
+function formatErrors(errors: ValidationError[]): string {
   return errors
     .map((error) => `${error.property}: ${Object.values(error.constraints ?? {}).join(', ') || 'is invalid'}`)
     .join('; ');

@@ -83,6 +83,11 @@ export class AppConfig {
   readonly executionRetentionDays: number;
   /** How long an execution's payload (what was sent, what came back) is kept; at most executionRetentionDays. */
   readonly executionPayloadRetentionDays: number;
+  /**
+   * Words that mark a receiver's answer header as a credential (lowercase): a header whose name contains one is
+   * stored as `[redacted]` (EXECUTION_PAYLOAD_MASKED_HEADERS); empty: only the standard credential headers are.
+   */
+  readonly executionPayloadMaskedHeaderWords: readonly string[];
   readonly runMigrations: boolean;
   readonly shutdown: {
     /** After SIGTERM, how long /readyz answers 503 while the service still serves, so load balancers move away. */

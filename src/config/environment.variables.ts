@@ -40,7 +40,7 @@ function Text(): PropertyDecorator {
   return (target, property) => decorators.forEach((decorate) => decorate(target, property));
 }
 
-export const NODE_ENVIRONMENTS = ['production', 'development', 'test'] as const;
+const NODE_ENVIRONMENTS = ['production', 'development', 'test'] as const;
 
 /**
  * The raw environment, as the operator wrote it. Validated once at boot; nothing else reads process.env. Each
@@ -104,6 +104,10 @@ export class EnvironmentVariables {
 
   @Integer(1, 3650)
   EXECUTION_PAYLOAD_RETENTION_DAYS?: number;
+
+  /** Comma-separated words, or `none`; read by `maskedHeaderWords` (load-config.ts). */
+  @Text()
+  EXECUTION_PAYLOAD_MASKED_HEADERS?: string;
 
   @Integer(1)
   RATE_LIMIT_PER_HOUR?: number;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './config.error';
-import { loadConfig } from './load-config';
+import { DEFAULT_MASKED_HEADER_WORDS, loadConfig } from './load-config';
 
 const strong = {
   DATABASE_URL: 'postgres://app@db:5432/gateway',
@@ -112,6 +112,16 @@ describe('loadConfig', () => {
     const error = captureConfigError({ DATA_DIR: dataDir(), EXECUTION_RETENTION_DAYS: '10', EXECUTION_PAYLOAD_RETENTION_DAYS: '11' });
     expect(error.message).toBe('Configuration error: EXECUTION_PAYLOAD_RETENTION_DAYS must be at most EXECUTION_RETENTION_DAYS (10), not 11');
     expect(captureConfigError({ DATA_DIR: dataDir(), EXECUTION_PAYLOAD_RETENTION_DAYS: '0' }).message).toMatch(/^Configuration error: EXECUTION_PAYLOAD_RETENTION_DAYS must be a whole number/);
+  });
+
+  it('masks credential-like answer headers by default; EXECUTION_PAYLOAD_MASKED_HEADERS replaces the words, or none', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).executionPayloadMaskedHeaderWords).toEqual(['token', 'secret', 'key', 'auth', 'session', 'signature', 'cookie', 'password']);
+    expect(loadConfig({ DATA_DIR: dataDir(), EXECUTION_PAYLOAD_MASKED_HEADERS: '' }).executionPayloadMaskedHeaderWords).toEqual(DEFAULT_MASKED_HEADER_WORDS);
+    expect(loadConfig({ DATA_DIR: dataDir(), EXECUTION_PAYLOAD_MASKED_HEADERS: ' Token, X-Tenant-Ref,token ' }).executionPayloadMaskedHeaderWords).toEqual(['token', 'x-tenant-ref']);
+    expect(loadConfig({ DATA_DIR: dataDir(), EXECUTION_PAYLOAD_MASKED_HEADERS: 'None' }).executionPayloadMaskedHeaderWords).toEqual([]);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), EXECUTION_PAYLOAD_MASKED_HEADERS: 'token,,a b' })).toThrow(
+      'EXECUTION_PAYLOAD_MASKED_HEADERS must be comma-separated words of a header name (or none); not such a word: "", "a b"',
+    );
   });
 
   it('accepts a database password that is not one of the secrets', () => {

@@ -61,6 +61,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (env.ASYNC_EXECUTION_LEASE_MS !== undefined && env.ASYNC_EXECUTION_LEASE_MS < webhookTimeoutMs + 1_000) {
     problem('ASYNC_EXECUTION_LEASE_MS', `must be at least WEBHOOK_TIMEOUT_MS + 1000 (${webhookTimeoutMs + 1_000}), not ${env.ASYNC_EXECUTION_LEASE_MS}`);
   }
+  const maskedHeaders = maskedHeaderWords(env.EXECUTION_PAYLOAD_MASKED_HEADERS, problem);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR ?? '.data');
@@ -107,6 +108,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     schemaWorkerMsPerMinute: env.SCHEMA_WORKER_MS_PER_MINUTE ?? 10_000,
     executionRetentionDays,
     executionPayloadRetentionDays: env.EXECUTION_PAYLOAD_RETENTION_DAYS ?? Math.min(7, executionRetentionDays),
+    executionPayloadMaskedHeaderWords: maskedHeaders,
     runMigrations: env.RUN_MIGRATIONS ?? !production,
     shutdown: { delayMs: env.SHUTDOWN_DELAY_MS ?? (production ? 5_000 : 0), graceMs: env.SHUTDOWN_GRACE_MS ?? 55_000 },
     trustProxy,
@@ -191,6 +193,29 @@ function strictBase64(text: string): Buffer | undefined {
   return bytes.toString('base64').replace(/=+$/, '') === text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '') ? bytes : undefined;
 }
 
+/** What a receiver's answer header is masked for when its name contains it (any case), unless configured otherwise. */
+export const DEFAULT_MASKED_HEADER_WORDS: readonly string[] = ['token', 'secret', 'key', 'auth', 'session', 'signature', 'cookie', 'password'];
+const MAX_MASKED_HEADER_WORDS = 100;
+
+/**
+ * EXECUTION_PAYLOAD_MASKED_HEADERS: comma-separated words (the characters a header name may hold), compared in
+ * lowercase; `none` for no word at all (the standard credential headers are masked whatever it says); unset: the
+ * default words.
+ */
+export function maskedHeaderWords(value: string | undefined, problem: Report): readonly string[] {
+  if (value === undefined) return DEFAULT_MASKED_HEADER_WORDS;
+  const text = value.trim().toLowerCase();
+  if (text === 'none') return [];
+  const words = text.split(',').map((word) => word.trim());
+  const invalid = words.filter((word) => !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(word));
+  if (invalid.length > 0) {
+    problem('EXECUTION_PAYLOAD_MASKED_HEADERS', `must be comma-separated words of a header name (or none); not such a word: ${invalid.map((word) => `"${word}"`).join(', ')}`);
+  } else if (words.length > MAX_MASKED_HEADER_WORDS) {
+    problem('EXECUTION_PAYLOAD_MASKED_HEADERS', `must hold at most ${MAX_MASKED_HEADER_WORDS} words, not ${words.length}`);
+  }
+  return [...new Set(words)];
+}
+
 const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 const TRUST_PROXY_FORMS = 'false, the number of proxies in front (1 for one load balancer) or a comma-separated list of their addresses or CIDR ranges';
 
@@ -199,7 +224,7 @@ const TRUST_PROXY_FORMS = 'false, the number of proxies in front (1 for one load
  * back from the right of X-Forwarded-For; an address list takes the right-most address that is not one of the
  * listed proxies. `true` is refused: it would take the left-most address, which the client itself writes.
  */
-export function trustProxySetting(value: string | undefined, problem: Report): TrustProxy {
+function trustProxySetting(value: string | undefined, problem: Report): TrustProxy {
   const text = (value ?? '').trim();
   if (['', 'false', '0', 'no', 'off'].includes(text.toLowerCase())) return false;
   if (/^\d+$/.test(text)) return Number(text);

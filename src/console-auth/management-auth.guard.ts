@@ -16,7 +16,7 @@ import { Tracing } from '../tracing/tracing';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export type ManagementRequest = FastifyRequest & { management?: ManagementPrincipal; params: Record<string, string | undefined> };
+type ManagementRequest = FastifyRequest & { management?: ManagementPrincipal; params: Record<string, string | undefined> };
 
 /**
  * Who may call the management API: `Authorization: Bearer <ADMIN_API_KEY>` (compared in constant time), or a

@@ -9,13 +9,15 @@ import { isUuid } from '../common/uuid';
 import { AppConfig } from '../config/app-config';
 import { AsOf } from '../database/read-scope';
 import { RequestBudgets } from '../rate-limit/request-budgets';
+import { TenancyService } from '../tenancy/tenancy.service';
 import { BulkReplayDto } from './dto/bulk-replay';
 import { ReplayJob, ReplayProgress, ExecutionReplaysRepository } from './execution-replays.repository';
 import { ExecutionNotFoundError, NoActiveHmacKeyError } from './executions.errors';
 import { ExecutionsService } from './executions.service';
+import { parseReplayPeriod } from './execution-query';
 
 /** At most this many executions in one bulk replay: the default hourly budget of a tenant. */
-export const MAX_BULK_REPLAY = 1_000;
+const MAX_BULK_REPLAY = 1_000;
 const PAGE = 100;
 const DAY_MS = 86_400_000;
 /** A running replay whose progress was not written for this long is taken as stopped (its replica went away). */
@@ -28,7 +30,7 @@ export class ReplayNotFoundError extends DomainError {
   }
 }
 
-export class ReplayRunningError extends DomainError {
+class ReplayRunningError extends DomainError {
   readonly kind = 'conflict';
   constructor(id: string) {
     super(`a bulk replay is already running for this tenant (${id})`);
@@ -58,11 +60,14 @@ export class BulkReplays implements OnApplicationShutdown {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly tenancy: TenancyService,
   ) {}
 
-  async start(tenantId: TenantId, actionName: string, since: Date, until: Date | undefined, asOf?: AsOf): Promise<BulkReplayDto> {
-    const action = await this.actions.findExecutable(tenantId, actionName, asOf);
+  /** `period`: the request's `since` and `until` as written (parseReplayPeriod: a 400 names what is wrong with them). */
+  async start(tenantId: TenantId, actionName: string, period: { since: string; until?: string }, asOf?: AsOf): Promise<BulkReplayDto> {
     const now = this.clock.now();
+    const { since, until } = parseReplayPeriod(period, now);
+    const action = await this.actions.findExecutable(tenantId, actionName, asOf);
     const end = until && until < now ? until : now;
     const from = new Date(Math.max(since.getTime(), now.getTime() - this.config.executionRetentionDays * DAY_MS));
     const running = await this.replays.running(tenantId, new Date(now.getTime() - ALIVE_MS));
@@ -110,6 +115,8 @@ export class BulkReplays implements OnApplicationShutdown {
       const page = await this.replays.nextFailed(tenantId, job.action_id, job.since, job.until, after, PAGE);
       for (const { id, position } of page) {
         if (this.stopping) return stop('the service stopped');
+        // Disabled meanwhile: nothing more goes out on its behalf (docs/decisions.md, "Disabled tenants").
+        if (!(await this.tenancy.isActive(tenantId))) return stop('the tenant is disabled');
         const budget = await this.budgets.count('tenant', `tenant:${tenantId}`);
         if (budget.exceeded) return stop(`the tenant's hourly request budget is spent (${budget.limit}); try again in ${budget.resetSeconds} s`);
         try {

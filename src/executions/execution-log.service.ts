@@ -22,7 +22,7 @@ const HOUR_MS = 3_600_000;
 const CURSOR_LIST = 'executions';
 
 /** A page of the log. */
-export interface ExecutionPage<T> {
+interface ExecutionPage<T> {
   executions: T[];
   next_cursor: string | null;
 }
@@ -184,7 +184,7 @@ function mapLogged(execution: Execution): LoggedExecutionDto {
   return { ...mapExecution(execution), replay_of: execution.replayOf };
 }
 
-export function mapWithAttempts(execution: Execution): ExecutionDetailDto {
+function mapWithAttempts(execution: Execution): ExecutionDetailDto {
   return {
     ...mapLogged(execution),
     attempt_log: execution.attemptLog.map((attempt) => ({

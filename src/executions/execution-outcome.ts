@@ -74,7 +74,7 @@ function failed(httpStatus: number | null, error: string): ExecutionVerdict {
  * A receiver's text as it can be stored and read back unchanged: U+0000 (which PostgreSQL text cannot hold) and
  * unpaired surrogates (which UTF-8 cannot encode) become U+FFFD.
  */
-export function wellFormedText(text: string): string {
+function wellFormedText(text: string): string {
   return (text as string & { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\uFFFD');
 }
 

@@ -1,4 +1,5 @@
-import { loggedBody, loggedHeaders, PAYLOAD_LIMITS, withRequestHeaders } from './execution-payload';
+import { DEFAULT_MASKED_HEADER_WORDS } from '../config/load-config';
+import { loggedBody, loggedHeaders, PAYLOAD_LIMITS, responseHeaderMask, withRequestHeaders } from './execution-payload';
 
 describe('execution payloads as the log keeps them', () => {
   it('keeps a body whole within the limit, and cuts a longer one at a character boundary, marked', () => {
@@ -35,5 +36,46 @@ describe('execution payloads as the log keeps them', () => {
     const many = loggedHeaders(Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`x-${index}`, 'v'])));
     expect(Object.keys(many)).toHaveLength(PAYLOAD_LIMITS.headerCount + 1);
     expect(many['…']).toBe('10 more headers not kept');
+  });
+
+  it('masks an answer header whose name holds a credential word, in any case, and the standard ones whatever the words', () => {
+    const mask = responseHeaderMask(DEFAULT_MASKED_HEADER_WORDS);
+    const headers = {
+      'X-Auth-Token': '1',
+      'x-amz-security-token': '2',
+      'api-key': '3',
+      'x-secret': '4',
+      'x-session': '5',
+      'x-signature': '6',
+      'x-cookie-jar': '7',
+      'x-password': '8',
+      'www-authenticate': 'Bearer',
+      'content-type': 'application/json',
+      'keep-alive': 'timeout=5',
+      'x-request-id': 'r',
+    };
+    expect(loggedHeaders(headers, mask)).toEqual({
+      'x-auth-token': '[redacted]',
+      'x-amz-security-token': '[redacted]',
+      'api-key': '[redacted]',
+      'x-secret': '[redacted]',
+      'x-session': '[redacted]',
+      'x-signature': '[redacted]',
+      'x-cookie-jar': '[redacted]',
+      'x-password': '[redacted]',
+      'www-authenticate': '[redacted]',
+      'content-type': 'application/json',
+      'keep-alive': 'timeout=5',
+      'x-request-id': 'r',
+    });
+    const none = responseHeaderMask([]);
+    expect(loggedHeaders({ 'x-auth-token': '1', authorization: 'a', 'proxy-authorization': 'b', cookie: 'c', 'set-cookie': 'd', 'x-api-key': 'e' }, none)).toEqual({
+      'x-auth-token': '1',
+      authorization: '[redacted]',
+      'proxy-authorization': '[redacted]',
+      cookie: '[redacted]',
+      'set-cookie': '[redacted]',
+      'x-api-key': '[redacted]',
+    });
   });
 });

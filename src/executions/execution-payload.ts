@@ -26,7 +26,23 @@ const CUT_MARKER = '…[truncated]';
 /** Headers no log shows: credentials, each way (none is sent today; a receiver's cookies are its own). */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
-export interface LoggedBody {
+/** Whether the log masks a header, by its lowercase name. */
+export type HeaderMask = (name: string) => boolean;
+
+const STANDARD_MASK: HeaderMask = (name) => SECRET_HEADERS.has(name);
+
+/**
+ * The mask of a receiver's answer headers: the standard credential headers, and every name that contains one of
+ * `words` (lowercase: EXECUTION_PAYLOAD_MASKED_HEADERS), so an `x-auth-token`, `x-amz-security-token` or `api-key`
+ * a receiver echoes is not stored. The request's headers are the gateway's own and keep the standard mask only:
+ * its `webhook-signature` signs that one body and stays readable, to compare with what the receiver computed.
+ */
+export function responseHeaderMask(words: readonly string[]): HeaderMask {
+  if (words.length === 0) return STANDARD_MASK;
+  return (name) => SECRET_HEADERS.has(name) || words.some((word) => name.includes(word));
+}
+
+interface LoggedBody {
   /** The body as text when it is UTF-8 (a request body always is), else base64. */
   body: string | null;
   body_encoding: 'utf8' | 'base64';
@@ -34,16 +50,16 @@ export interface LoggedBody {
   body_truncated: boolean;
 }
 
-export interface LoggedRequest extends LoggedBody {
+interface LoggedRequest extends LoggedBody {
   headers: Record<string, string>;
 }
 
-export interface LoggedResponse extends LoggedBody {
+interface LoggedResponse extends LoggedBody {
   status: number;
   headers: Record<string, string>;
 }
 
-export interface LoggedAttempt {
+interface LoggedAttempt {
   attempt: number;
   /** The headers of this attempt (each attempt is signed afresh: webhook-timestamp and webhook-signature differ). */
   request_headers: Record<string, string>;
@@ -72,8 +88,9 @@ export function withRequestHeaders({ request, attempts }: StoredExecutionPayload
   return { request: { ...request, headers: request.headers ?? attempts[attempts.length - 1]?.request_headers ?? {} }, attempts };
 }
 
-export function payloadOf(report: DeliveryReport): StoredExecutionPayload {
-  const attempts = report.attempts.map(({ attempt, sent, outcome }) => ({ attempt, request_headers: requestHeaders(sent.headers), response: loggedResponse(outcome) }));
+/** `responseMask`: which of the receiver's answer headers are stored as `[redacted]` (responseHeaderMask). */
+export function payloadOf(report: DeliveryReport, responseMask: HeaderMask): StoredExecutionPayload {
+  const attempts = report.attempts.map(({ attempt, sent, outcome }) => ({ attempt, request_headers: requestHeaders(sent.headers), response: loggedResponse(outcome, responseMask) }));
   const { body } = report.attempts[report.attempts.length - 1].sent;
   // The body is canonical JSON, ASCII throughout (json.dumps' escapes): within the limit it is kept as it is.
   const request =
@@ -87,14 +104,14 @@ function requestHeaders(sent: Record<string, string>): Record<string, string> {
   return loggedHeaders({ ...BASE_REQUEST_HEADERS, ...sent });
 }
 
-function loggedResponse(outcome: DeliveryOutcome): LoggedResponse | null {
+function loggedResponse(outcome: DeliveryOutcome, mask: HeaderMask): LoggedResponse | null {
   switch (outcome.kind) {
     case 'answered':
-      return { status: outcome.status, headers: loggedHeaders(outcome.headers ?? {}), ...loggedBody(outcome.body, PAYLOAD_LIMITS.responseBodyBytes) };
+      return { status: outcome.status, headers: loggedHeaders(outcome.headers ?? {}, mask), ...loggedBody(outcome.body, PAYLOAD_LIMITS.responseBodyBytes) };
     case 'body_too_large': {
       // Over 1 MB: only its start was read, so its size is unknown beyond "more than 1 MB".
       const start = loggedBody(outcome.bodyStart, PAYLOAD_LIMITS.responseBodyBytes);
-      return { status: outcome.status, headers: loggedHeaders(outcome.headers ?? {}), ...start, body_bytes: -1, body_truncated: true };
+      return { status: outcome.status, headers: loggedHeaders(outcome.headers ?? {}, mask), ...start, body_bytes: -1, body_truncated: true };
     }
     default:
       return null;
@@ -131,15 +148,18 @@ function isUtf8(bytes: Buffer): boolean {
   }
 }
 
-/** Headers without credentials, at most 50, each value at most 1 KiB, 8 KiB in all; repeated ones joined by ", ". */
-export function loggedHeaders(headers: IncomingHttpHeaders | Record<string, string>): Record<string, string> {
+/**
+ * Headers without credentials (`mask`: the standard ones by default), at most 50, each value at most 1 KiB, 8 KiB
+ * in all; repeated ones joined by ", ".
+ */
+export function loggedHeaders(headers: IncomingHttpHeaders | Record<string, string>, mask: HeaderMask = STANDARD_MASK): Record<string, string> {
   const logged: Record<string, string> = {};
   let count = 0;
   let bytes = 0;
   for (const [rawName, raw] of Object.entries(headers)) {
     if (raw === undefined) continue;
     const name = rawName.toLowerCase();
-    let value = SECRET_HEADERS.has(name) ? '[redacted]' : Array.isArray(raw) ? raw.join(', ') : String(raw);
+    let value = mask(name) ? '[redacted]' : Array.isArray(raw) ? raw.join(', ') : String(raw);
     // Nearly every header is printable ASCII: well-formed already, one byte a character.
     let valueBytes = PRINTABLE_ASCII.test(value) ? value.length : Buffer.byteLength((value = wellFormed(value)));
     if (valueBytes > PAYLOAD_LIMITS.headerValueBytes) {

@@ -25,7 +25,7 @@ export interface ExecutionListQuery {
  * `?limit=N` of an execution list: a positive integer, default 20. One answer holds at most 100 (the contract's
  * "at most 100"), so a larger N gives the newest 100.
  */
-export function parseExecutionLimit(raw: QueryValue): number {
+function parseExecutionLimit(raw: QueryValue): number {
   const text = once('limit', raw);
   if (text === undefined) return DEFAULT_LIMIT;
   const limit = /^\d+$/.test(text) ? Number(text) : NaN;
@@ -34,7 +34,7 @@ export function parseExecutionLimit(raw: QueryValue): number {
 }
 
 /** `?status=succeeded|failed|pending|running` of an execution list; absent: every status. */
-export function parseExecutionStatus(raw: QueryValue): ExecutionStatus | undefined {
+function parseExecutionStatus(raw: QueryValue): ExecutionStatus | undefined {
   const text = once('status', raw);
   if (text === undefined) return undefined;
   if (!(STATUSES as readonly string[]).includes(text)) throw new InvalidRequestError('status: must be "succeeded", "failed", "pending" or "running"');
@@ -42,7 +42,7 @@ export function parseExecutionStatus(raw: QueryValue): ExecutionStatus | undefin
 }
 
 /** An RFC 3339 date-time (`2026-11-27T10:00:00Z`, `2026-11-27T11:00:00.5+01:00`); absent: undefined. */
-export function parseDateTime(name: string, raw: QueryValue): Date | undefined {
+function parseDateTime(name: string, raw: QueryValue): Date | undefined {
   const text = once(name, raw);
   if (text === undefined) return undefined;
   const match = RFC_3339.exec(text);
@@ -91,8 +91,12 @@ function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-/** The period of a bulk replay: `since` required, `until` optional and later; each an RFC 3339 date-time. */
-export function parseReplayPeriod(body: { since: string; until?: string }): { since: Date; until?: Date } {
+/**
+ * The period of a bulk replay: `since` required and before `now` (the period ends at `until` or now, whichever is
+ * earlier, so a `since` from now on would select nothing), `until` optional and later than `since`; each an RFC 3339
+ * date-time. Every problem is named, as for the lists.
+ */
+export function parseReplayPeriod(body: { since: string; until?: string }, now: Date): { since: Date; until?: Date } {
   const problems: string[] = [];
   const read = (name: string, raw: string | undefined) => {
     try {
@@ -105,6 +109,7 @@ export function parseReplayPeriod(body: { since: string; until?: string }): { si
   };
   const since = read('since', body.since);
   const until = read('until', body.until);
+  if (since && since >= now) problems.push('since: must be in the past');
   if (since && until && since >= until) problems.push('until: must be later than since');
   if (problems.length > 0) throw new InvalidRequestError(problems.join('; '));
   return { since: since!, until };

@@ -8,7 +8,7 @@ export type FinishedStatus = 'succeeded' | 'failed';
  */
 export type ExecutionStatus = FinishedStatus | 'pending' | 'running';
 export const UNFINISHED: readonly ExecutionStatus[] = ['pending', 'running'];
-export type PayloadState = 'kept' | 'off' | 'none';
+type PayloadState = 'kept' | 'off' | 'none';
 
 /** One try at delivering an execution. */
 export interface AttemptRecord {

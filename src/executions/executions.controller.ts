@@ -25,7 +25,6 @@ import { ExecutionsService } from './executions.service';
 import { BulkReplays } from './bulk-replays';
 import { accepted, ApiRespondAsync } from './respond-async';
 import { BulkReplayRequest, BulkReplayResponse } from './dto/bulk-replay';
-import { parseReplayPeriod } from './execution-query';
 
 @ApiTags('executions')
 @ApiBearerAuth()
@@ -158,8 +157,7 @@ export class ExecutionsController {
     @Param('action_name') name: string,
     @Body() body: BulkReplayRequest,
   ): Promise<BulkReplayResponse> {
-    const { since, until } = parseReplayPeriod(body);
-    return { replay: await this.bulk.start(tenantId, name, since, until, arrivedAt) };
+    return { replay: await this.bulk.start(tenantId, name, body, arrivedAt) };
   }
 
   @Get('replays/:replay_id')

@@ -6,6 +6,7 @@ import { TracingModule } from '../tracing/tracing.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Execution } from './execution.entity';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { TenancyModule } from '../tenancy/tenancy.module';
 import { BulkReplays } from './bulk-replays';
 import { ExecutionLogMaintenance } from './execution-log-maintenance';
 import { ExecutionReplaysRepository } from './execution-replays.repository';
@@ -14,7 +15,6 @@ import { ExecutionsRepository } from './executions.repository';
 import { ExecutionsService } from './executions.service';
 import { ExecutionJobs } from './execution-jobs';
 import { AsyncExecutionWorker } from './async-execution-worker';
-import { TenancyModule } from '../tenancy/tenancy.module';
 import { ExecutionLogPartitions } from './log-partitions';
 import { ParameterValidators } from './parameter-validators';
 

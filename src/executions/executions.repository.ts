@@ -55,7 +55,7 @@ export interface ExecutionFilter {
 }
 
 /** A listed execution, with its exact position for the next page's cursor. */
-export interface ListedExecution {
+interface ListedExecution {
   execution: Execution;
   /** `created_at` as PostgreSQL writes it (microseconds, which a Date does not hold). */
   position: string;

@@ -24,7 +24,7 @@ import { AttemptRecord, Execution, UNFINISHED } from './execution.entity';
 import { ExecutionJob, ExecutionJobs, MAX_INTERRUPTED_RUNS } from './execution-jobs';
 import { ExecutionLogService, mapExecution } from './execution-log.service';
 import { ExecutionVerdict, judge, loggedText } from './execution-outcome';
-import { payloadOf } from './execution-payload';
+import { HeaderMask, payloadOf, responseHeaderMask } from './execution-payload';
 import { InvalidParametersError, NoActiveHmacKeyError, PayloadExpiredError, PayloadNotLoggedError, TooManyUnfinishedExecutionsError } from './executions.errors';
 import { ExecutionsRepository, ExecutionToStore } from './executions.repository';
 import { ParameterValidators } from './parameter-validators';
@@ -39,6 +39,7 @@ const RETRY_UNFINISHED_SECONDS = 5;
 @Injectable()
 export class ExecutionsService {
   private readonly logger = new Logger('AsyncExecutions');
+  private readonly responseMask: HeaderMask;
 
   constructor(
     private readonly actions: ActionsService,
@@ -53,7 +54,9 @@ export class ExecutionsService {
     private readonly log: ExecutionLogService,
     private readonly jobs: ExecutionJobs,
     private readonly tenancy: TenancyService,
-  ) {}
+  ) {
+    this.responseMask = responseHeaderMask(config.executionPayloadMaskedHeaderWords);
+  }
 
   /**
    * Checks the parameters against the action's schema (nothing is sent when they fail), then delivers the signed
@@ -132,8 +135,8 @@ export class ExecutionsService {
    * Runs an accepted execution (a job taken from the queue, on any replica): `running`, then the call as `execute`
    * makes it (checked again against the action as it is now, signed, retried, its webhook-id the execution's id),
    * each attempt recorded as it ends, then the outcome. An execution that finished already (a run of it whose
-   * lease ran out stored it), or whose row is gone, is not run again. One whose action, parameters or keys no longer
-   * allow the call fails without a call, saying why. False when nothing was to be done.
+   * lease ran out stored it), or whose row is gone, is not run again. One whose tenant was disabled, or whose action,
+   * parameters or keys no longer allow the call, fails without a call, saying why. False when nothing was to be done.
    */
   async runAccepted(job: ExecutionJob): Promise<boolean> {
     const tenantId = await this.tenancy.requireId(job.tenantId).catch((error: unknown) => {
@@ -146,16 +149,15 @@ export class ExecutionsService {
     if (!before) return false;
     const trace = continuedTrace(job);
     const parameters = new RawBody('application/json', Buffer.from(job.parameters, 'utf8')).parseObject({ forwardsAsWritten: true }) ?? {};
+    // Disabled meanwhile: nothing goes out on its behalf (as its bearer and the management API's runs are refused).
+    if (!(await this.tenancy.isActive(tenantId))) return this.failUnrun(tenantId, job, before, 'the tenant was disabled before the execution ran');
     let ready: Awaited<ReturnType<ExecutionsService['prepare']>>;
     try {
       ready = await this.prepare(tenantId, job.actionName, parameters, undefined, trace);
     } catch (error) {
       const why = notRunnable(error);
       if (why === undefined) throw error;
-      const row = await this.executions.find(tenantId, job.executionId, new Date(0));
-      if (!row) return false;
-      const verdict = { status: 'failed', httpStatus: null, result: null, error: why } as const;
-      return this.executions.finish(tenantId, { execution: Object.assign(row, { status: verdict.status, error: why, attempts: before.attempts, attemptLog: before.attemptLog }) });
+      return this.failUnrun(tenantId, job, before, why);
     }
     const earlier = before.attemptLog;
     const report = await this.webhooks.deliver(ready.action.webhookUrl, ready.action.name, parameters, job.executionId, ready.keys, trace, {
@@ -170,6 +172,13 @@ export class ExecutionsService {
     return this.tracing.span(trace, 'store execution', { [ATTRIBUTE.executionId]: job.executionId, [ATTRIBUTE.executionStatus]: verdict.status, [ATTRIBUTE.dbSystem]: 'postgresql' }, () =>
       this.executions.finish(tenantId, { execution, payload }),
     );
+  }
+
+  /** An accepted execution that fails without a call, saying `why`; false when it had finished meanwhile. */
+  private async failUnrun(tenantId: TenantId, job: ExecutionJob, before: Pick<Execution, 'attempts' | 'attemptLog'>, why: string): Promise<boolean> {
+    const row = await this.executions.find(tenantId, job.executionId, new Date(0));
+    if (!row) return false;
+    return this.executions.finish(tenantId, { execution: Object.assign(row, { status: 'failed', error: why, attempts: before.attempts, attemptLog: before.attemptLog }) });
   }
 
   /**
@@ -233,7 +242,7 @@ export class ExecutionsService {
       replayOf,
       payload: action.payloadLogging ? 'kept' : 'off',
     } satisfies Execution);
-    return { execution, payload: action.payloadLogging ? payloadOf(report) : undefined };
+    return { execution, payload: action.payloadLogging ? payloadOf(report, this.responseMask) : undefined };
   }
 
   /**

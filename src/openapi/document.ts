@@ -5,8 +5,8 @@ import { ErrorBody } from '../common/error-body';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { WEBHOOK_MODELS, WEBHOOK_SIGNATURE_SCHEME, WEBHOOKS } from './webhooks';
 
-export const OPENAPI_JSON_PATH = `${GATEWAY_PREFIX}/openapi.json`;
-export const OPENAPI_UI_PATH = `${GATEWAY_PREFIX}/docs`;
+const OPENAPI_JSON_PATH = `${GATEWAY_PREFIX}/openapi.json`;
+const OPENAPI_UI_PATH = `${GATEWAY_PREFIX}/docs`;
 
 const DESCRIPTION = `Tenant-scoped custom actions for a conversational-flow platform, run by signed webhooks.
 

@@ -10,7 +10,7 @@ import { AsOf } from '../database/read-scope';
 import { ReadThroughCache } from '../database/read-through-cache';
 import { TenantDto } from './tenant.dto';
 import { Tenant, TenantStatus } from './tenant.entity';
-import { TenantNotFoundError } from './tenancy.errors';
+import { TenantDisabledError, TenantNotFoundError } from './tenancy.errors';
 import { TENANT_STATUS, TenantChanges, TenantsRepository } from './tenants.repository';
 
 /** What a tenant's status costs the read model's memory, key and bookkeeping included (measured: docs/decisions.md). */
@@ -68,6 +68,13 @@ export class TenancyService {
   /** The id of an existing tenant, checked: the only way the admin side obtains a `TenantId`. */
   async requireId(id: string): Promise<TenantId> {
     return asTenantId((await this.require(id)).id);
+  }
+
+  /** The id of an existing tenant that is active: a disabled one is TenantDisabledError. */
+  async requireActiveId(id: string): Promise<TenantId> {
+    const tenant = await this.require(id);
+    if (tenant.status !== 'active') throw new TenantDisabledError();
+    return asTenantId(tenant.id);
   }
 
   /** Whether tenant `id` exists and is active; a disabled tenant is refused at the next request on every replica. */

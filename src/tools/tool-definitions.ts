@@ -6,7 +6,7 @@ import { toProviderSchema } from './provider-schema';
 import { isJsonObject, JsonObject, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SINGLE_SCHEMA_KEYWORDS, ValidatorKeywords } from './schema-keywords';
 
 /** What a tool is made from: an action's name, description and parameter schema. */
-export interface ToolSource {
+interface ToolSource {
   name: string;
   description: string;
   json_schema: JsonObject;
@@ -22,7 +22,7 @@ export interface McpTool {
 }
 
 /** OpenAI and Anthropic take tool names of 1 to 64 of `[a-zA-Z0-9_-]`; action names may have 100 characters. */
-export const PROVIDER_NAME_MAX_LENGTH = 64;
+const PROVIDER_NAME_MAX_LENGTH = 64;
 const ALIAS_HASH_LENGTH = 10;
 
 /**

@@ -11,7 +11,7 @@ import { TraceParent } from '../tracing/trace-context';
 import { McpTool, ToolDefinitions } from './tool-definitions';
 
 /** A tool call's outcome: the execution (whatever the receiver did), or why nothing was sent. */
-export type ToolCallOutcome = { ran: true; execution: ExecutionDto } | { ran: false; error: string };
+type ToolCallOutcome = { ran: true; execution: ExecutionDto } | { ran: false; error: string };
 
 /**
  * A tenant's actions as tools for language-model agents: their definitions in each tool-calling API's shape,

@@ -1,5 +1,6 @@
 import { ActionNotFoundError } from '../../src/actions/actions.errors';
 import { ActionsService } from '../../src/actions/actions.service';
+import { TenancyService } from '../../src/tenancy/tenancy.service';
 import { AdminService } from '../../src/admin/admin.service';
 import { ExecutionNotFoundError, NoActiveHmacKeyError } from '../../src/executions/executions.errors';
 import { BulkReplays, ReplayNotFoundError } from '../../src/executions/bulk-replays';
@@ -114,7 +115,7 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
 
     it('BulkReplays: A starts a replay while B’s runs, replays none of B’s failures, and cannot read B’s replay', async () => {
       const bulk = services.get(BulkReplays);
-      const started = await world.byA(() => bulk.start(world.a.id, 'shared', since, undefined));
+      const started = await world.byA(() => bulk.start(world.a.id, 'shared', { since: since.toISOString() }));
       expect(started).toMatchObject({ action_name: 'shared', total: 0 });
       await bulk.settled();
       expect(await world.byA(() => bulk.get(world.a.id, 'shared', started.id))).toMatchObject({ status: 'done', done: 0 });
@@ -181,6 +182,16 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
       expect(receivers.a.calls).toEqual([]);
       // Finished: another run of the same job makes no call and changes nothing.
       expect(await executions.runAccepted(job)).toBe(false);
+    });
+
+    it('runAccepted of A’s execution after A was disabled fails it without a call (nothing goes out for a disabled tenant)', async () => {
+      const mine = pending(world.a.actions.shared.id);
+      expect(await repository.accept(world.a.id, mine, 10, noJob)).toBe(true);
+      await services.get(TenancyService).update(world.a.id, { status: 'disabled' });
+      const job = { tenantId: world.a.id, executionId: mine.id, createdAt: mine.createdAt.toISOString(), actionName: 'shared', parameters: '{"city":"Oslo"}' };
+      expect(await world.byA(() => executions.runAccepted(job))).toBe(true);
+      expect(await repository.find(world.a.id, mine.id, new Date(0))).toMatchObject({ status: 'failed', error: 'the tenant was disabled before the execution ran' });
+      expect(receivers.a.calls).toEqual([]);
     });
   });
 

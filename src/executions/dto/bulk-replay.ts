@@ -5,14 +5,14 @@ import { Checks } from '../../common/checks';
 /** POST …/executions/replay: which failed executions to replay. */
 export class BulkReplayRequest {
   @Checks(
-    ApiProperty({ format: 'date-time', example: '2026-11-27T10:00:00Z', description: 'Replay the failed executions created at or after this RFC 3339 date-time' }),
+    ApiProperty({ format: 'date-time', example: '2026-11-27T10:00:00Z', description: 'Replay the failed executions created at or after this RFC 3339 date-time; it must be in the past (400 otherwise)' }),
     IsDefined({ message: 'is required' }),
     IsString({ message: 'must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z' }),
   )
   since: string;
 
   @Checks(
-    ApiProperty({ required: false, format: 'date-time', description: 'Up to (not including) this date-time; default: now' }),
+    ApiProperty({ required: false, format: 'date-time', description: 'Up to (not including) this date-time, later than since (400 otherwise); default, and at the latest: now' }),
     ValidateIf((_, value) => value !== undefined),
     IsString({ message: 'must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z' }),
   )

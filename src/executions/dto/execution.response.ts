@@ -58,7 +58,7 @@ export class ExecutionListResponse {
 }
 
 /** A replay's answer: the execution, and the one it replayed. */
-export class ReplayedExecutionDto extends ExecutionDto {
+class ReplayedExecutionDto extends ExecutionDto {
   @ApiProperty({ format: 'uuid', description: 'The original execution (the first of a chain of replays), whose id is the webhook-id of every replay' })
   replay_of: string;
 }

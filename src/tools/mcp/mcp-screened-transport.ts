@@ -9,7 +9,7 @@ export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 /** All an internal error ever says (docs/llm-tools.md): the database is down, or something else failed. */
-export const INTERNAL_ERROR_MESSAGES: readonly string[] = ['Service unavailable', 'Internal server error'];
+const INTERNAL_ERROR_MESSAGES: readonly string[] = ['Service unavailable', 'Internal server error'];
 
 /**
  * The transport as the SDK's server sees it, with each request's params checked first against the request
