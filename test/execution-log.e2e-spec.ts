@@ -298,12 +298,12 @@ describe('the delivery log', () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
       await seed(action, 3, new Date(Date.now() - 10_000));
       const cases: Array<[string, string]> = [
-        ['/executions?status=done', 'status: must be "succeeded" or "failed"'],
+        ['/executions?status=done', 'status: must be "succeeded", "failed", "pending" or "running"'],
         ['/executions?since=yesterday', 'since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'],
         ['/executions?until=2026-02-30T00:00:00Z', 'until: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'],
         ['/executions?since=2026-11-27T10:00:00', 'since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'],
         ['/executions?since=2026-11-27T10:00:00Z&until=2026-11-27T10:00:00Z', 'until: must be later than since'],
-        ['/executions?status=done&limit=0', 'limit: must be a positive integer; status: must be "succeeded" or "failed"'],
+        ['/executions?status=done&limit=0', 'limit: must be a positive integer; status: must be "succeeded", "failed", "pending" or "running"'],
         ['/executions?status=failed&status=succeeded', 'status: must be given once'],
         ['/executions?action=Not-A-Name', 'action: must be an action name'],
         ['/executions?cursor=abc', 'cursor: is not a cursor this list gave'],
@@ -361,7 +361,7 @@ describe('the delivery log', () => {
       const refused = await admin(testApp, 'GET', `${base}/executions?status=done&since=soon`);
       expect([refused.status, refused.body]).toEqual([
         400,
-        { error: 'Invalid request', details: 'status: must be "succeeded" or "failed"; since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z' },
+        { error: 'Invalid request', details: 'status: must be "succeeded", "failed", "pending" or "running"; since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z' },
       ]);
       const unknownAction = await admin(testApp, 'GET', `${base}/executions?action=no_such_action`);
       expect([unknownAction.status, unknownAction.body]).toEqual([404, { error: 'Action not found' }]);

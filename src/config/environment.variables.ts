@@ -127,6 +127,15 @@ export class EnvironmentVariables {
   @Integer(1)
   ACTIONS_PER_TENANT?: number;
 
+  @Integer(1, 100_000)
+  ASYNC_EXECUTIONS_PER_TENANT?: number;
+
+  @Integer(0, 1_000)
+  ASYNC_EXECUTION_CONCURRENCY?: number;
+
+  @Integer(2_000, 86_400_000)
+  ASYNC_EXECUTION_LEASE_MS?: number;
+
   @Bool()
   WEBHOOK_ALLOW_PRIVATE_NETWORKS?: boolean;
 

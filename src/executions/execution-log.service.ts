@@ -11,7 +11,7 @@ import { ExecutionDetailDto, ExecutionPayloadDto, ExecutionWithPayloadDto } from
 import { ExecutionDto, LoggedExecutionDto } from './dto/execution.response';
 import { ExecutionStatsDto, StatsPointDto } from './dto/execution-stats.response';
 import { percentile } from './duration-histogram';
-import { Execution } from './execution.entity';
+import { Execution, UNFINISHED } from './execution.entity';
 import { ExecutionListQuery } from './execution-query';
 import { ExecutionNotFoundError } from './executions.errors';
 import { ExecutionFilter, ExecutionsRepository, StatsRow } from './executions.repository';
@@ -83,6 +83,11 @@ export class ExecutionLogService {
     return { ...mapWithAttempts(execution), payload };
   }
 
+  /** One execution of the tenant by id, whichever action it ran, as stored (an MCP task's state), if still kept. */
+  async findOfTenant(tenantId: TenantId, id: string): Promise<Execution | undefined> {
+    return isUuid(id) ? this.executions.find(tenantId, id.toLowerCase(), this.keptSince()) : undefined;
+  }
+
   /**
    * One execution of the tenant, whichever action it ran (the console's "go to an execution" by id; a tenant's
    * developer holding the webhook-id a receiver logged), with its attempts and its payload.
@@ -101,6 +106,7 @@ export class ExecutionLogService {
   }
 
   private async payloadOf(tenantId: TenantId, execution: Execution): Promise<ExecutionPayloadDto> {
+    if (UNFINISHED.includes(execution.status)) return { status: 'pending', request: null, attempts: null };
     if (execution.payload !== 'kept') return { status: 'not_logged', request: null, attempts: null };
     const stored = await this.executions.findPayload(tenantId, execution, this.keptSince(this.config.executionPayloadRetentionDays));
     return stored ? { status: 'kept', ...stored } : { status: 'expired', request: null, attempts: null };

@@ -1,7 +1,7 @@
 import { MAX_BODY_DEPTH } from '../common/json-body-parser';
 import { nestsDeeperThan } from '../common/json-text';
 import { DeliveryOutcome } from '../webhooks/delivery-outcome';
-import { ExecutionStatus } from './execution.entity';
+import { FinishedStatus } from './execution.entity';
 
 /**
  * The longest `result` or `error` the delivery log keeps, in characters (Unicode code points): a longer text is
@@ -11,8 +11,8 @@ import { ExecutionStatus } from './execution.entity';
 export const MAX_STORED_TEXT = 4_096;
 export const CUT_MARKER = '…[truncated]';
 
-interface ExecutionVerdict {
-  status: ExecutionStatus;
+export interface ExecutionVerdict {
+  status: FinishedStatus;
   httpStatus: number | null;
   result: string | null;
   error: string;

@@ -3,7 +3,7 @@ import { ExecutionStatus } from './execution.entity';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
-const STATUSES: readonly ExecutionStatus[] = ['succeeded', 'failed'];
+export const STATUSES: readonly ExecutionStatus[] = ['succeeded', 'failed', 'pending', 'running'];
 /** RFC 3339's date-time: a full date, a full time (fraction optional) and an offset (Z or ±hh:mm). */
 const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -33,11 +33,11 @@ function parseExecutionLimit(raw: QueryValue): number {
   return Math.min(limit, MAX_LIMIT);
 }
 
-/** `?status=succeeded|failed` of an execution list; absent: every status. */
+/** `?status=succeeded|failed|pending|running` of an execution list; absent: every status. */
 function parseExecutionStatus(raw: QueryValue): ExecutionStatus | undefined {
   const text = once('status', raw);
   if (text === undefined) return undefined;
-  if (!(STATUSES as readonly string[]).includes(text)) throw new InvalidRequestError('status: must be "succeeded" or "failed"');
+  if (!(STATUSES as readonly string[]).includes(text)) throw new InvalidRequestError('status: must be "succeeded", "failed", "pending" or "running"');
   return text as ExecutionStatus;
 }
 

@@ -61,10 +61,12 @@ class LoggedAttemptDto {
 /** What was sent and what came back, when kept. */
 export class ExecutionPayloadDto {
   @ApiProperty({
-    enum: ['kept', 'not_logged', 'expired'],
-    description: '`not_logged`: payload logging was off for the action (or the execution predates payloads); `expired`: past EXECUTION_PAYLOAD_RETENTION_DAYS',
+    enum: ['kept', 'not_logged', 'expired', 'pending'],
+    description:
+      '`not_logged`: payload logging was off for the action (or the execution predates payloads); `expired`: past EXECUTION_PAYLOAD_RETENTION_DAYS; ' +
+      '`pending`: the execution has not finished (it is kept, if at all, when it does)',
   })
-  status: 'kept' | 'not_logged' | 'expired';
+  status: 'kept' | 'not_logged' | 'expired' | 'pending';
 
   @ApiProperty({ type: LoggedRequestDto, nullable: true, description: 'The last attempt\'s request: the exact body signed and sent, and its headers' })
   request: LoggedRequestDto | null;

@@ -9,7 +9,10 @@ export class ExecutionDto {
   @ApiProperty({ example: 'get_weather' })
   action_name: string;
 
-  @ApiProperty({ enum: ['succeeded', 'failed'] })
+  @ApiProperty({
+    enum: ['succeeded', 'failed', 'pending', 'running'],
+    description: 'An execution accepted with `Prefer: respond-async` is `pending`, then `running`, then `succeeded` or `failed`; one run synchronously is stored finished',
+  })
   status: ExecutionStatus;
 
   @ApiProperty({ type: 'integer', nullable: true, example: 200 })
