@@ -51,9 +51,14 @@ export class ExecutionLogService {
     const name = actionName ?? query.action;
     const filter: ExecutionFilter = { status: query.status, since: query.since, until: query.until };
     if (name !== undefined) filter.actionId = (await this.actions.findExecutable(tenantId, name, asOf)).id;
+    const filters = filtersOf(filter);
     if (query.cursor !== undefined) {
       const position = this.cursors.read(CURSOR_LIST, tenantId, query.cursor);
-      if (!position || position.length !== 2 || !isUuid(position[1])) throw new InvalidRequestError('cursor: is not a cursor this list gave');
+      if (!position || position.length < 2 || position.length > 3 || !isUuid(position[1])) throw new InvalidRequestError('cursor: is not a cursor this list gave');
+      // A cursor from before cursors named their filters (two parts) continues under any.
+      if (position.length === 3 && position[2] !== filters) {
+        throw new InvalidRequestError('cursor: was given for other filters; send the status, action, since and until of the page it came from');
+      }
       filter.after = { createdAt: position[0], id: position[1] };
     }
     const rows = await this.executions.list(tenantId, filter, this.keptSince(), query.limit + 1);
@@ -61,7 +66,7 @@ export class ExecutionLogService {
     const last = page[page.length - 1];
     return {
       executions: page.map((row) => row.execution),
-      next_cursor: rows.length > query.limit ? this.cursors.make(CURSOR_LIST, tenantId, [last.position, last.execution.id]) : null,
+      next_cursor: rows.length > query.limit ? this.cursors.make(CURSOR_LIST, tenantId, [last.position, last.execution.id, filters]) : null,
     };
   }
 
@@ -144,6 +149,15 @@ export class ExecutionLogService {
   private keptSince(days = this.config.executionRetentionDays): Date {
     return new Date(this.clock.now().getTime() - days * DAY_MS);
   }
+}
+
+/**
+ * The filters a page was listed under, as its cursor keeps them: a cursor continues the list it came from, and
+ * the same position under other filters would be another list's middle (its newer executions never shown), so it
+ * is refused. The action by id, so the per-action list and the tenant-wide one filtered by that action are one.
+ */
+function filtersOf(filter: ExecutionFilter): string {
+  return JSON.stringify([filter.actionId ?? null, filter.status ?? null, filter.since?.toISOString() ?? null, filter.until?.toISOString() ?? null]);
 }
 
 /** A point per period from `from`, `count` of them, with zeros where nothing ran. */

@@ -41,8 +41,11 @@ function parseExecutionStatus(raw: QueryValue): ExecutionStatus | undefined {
   return text as ExecutionStatus;
 }
 
-/** An RFC 3339 date-time (`2026-11-27T10:00:00Z`, `2026-11-27T11:00:00.5+01:00`); absent: undefined. */
-function parseDateTime(name: string, raw: QueryValue): Date | undefined {
+/**
+ * An RFC 3339 date-time (`2026-11-27T10:00:00Z`, `2026-11-27T11:00:00.5+01:00`); absent: undefined. `inQuery`: it
+ * came in a query string, where an offset's unencoded + has become a space, which the refusal then says.
+ */
+function parseDateTime(name: string, raw: QueryValue, inQuery = false): Date | undefined {
   const text = once(name, raw);
   if (text === undefined) return undefined;
   const match = RFC_3339.exec(text);
@@ -50,7 +53,14 @@ function parseDateTime(name: string, raw: QueryValue): Date | undefined {
   // Date.parse rolls 2026-02-30 over to March: a date that does not exist is refused, not moved.
   const exists =
     match && date && !Number.isNaN(date.getTime()) && Number(match[2]) <= 12 && Number(match[3]) <= daysIn(Number(match[1]), Number(match[2])) && Number(match[4]) < 24;
-  if (!exists) throw new InvalidRequestError(`${name}: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z`);
+  if (!exists) {
+    // In a query string a bare + is a space: `since=…T21:34:30+02:00` arrives as `…T21:34:30 02:00`.
+    const plus = inQuery ? text.replace(/ (?=\d{2}:\d{2}$)/, '+') : text;
+    if (plus !== text && RFC_3339.test(plus)) {
+      throw new InvalidRequestError(`${name}: its offset's + arrived as a space (a + in a query string means a space): send it as %2B, ${name}=${plus.replace('+', '%2B')}`);
+    }
+    throw new InvalidRequestError(`${name}: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z`);
+  }
   return date;
 }
 
@@ -71,8 +81,8 @@ export function parseExecutionListQuery(query: Record<string, QueryValue>, tenan
   };
   const limit = read(() => parseExecutionLimit(query.limit)) ?? DEFAULT_LIMIT;
   const status = read(() => parseExecutionStatus(query.status));
-  const since = read(() => parseDateTime('since', query.since));
-  const until = read(() => parseDateTime('until', query.until));
+  const since = read(() => parseDateTime('since', query.since, true));
+  const until = read(() => parseDateTime('until', query.until, true));
   const action = tenantWide ? read(() => once('action', query.action)) : undefined;
   if (action !== undefined && !/^[a-z0-9_]{1,100}$/.test(action)) problems.push('action: must be an action name');
   const cursor = read(() => once('cursor', query.cursor));
