@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { call } from './support/http';
@@ -61,6 +62,19 @@ describe('dashboards and alert rules (deploy/monitoring)', () => {
     expect([...names]).toEqual(expect.arrayContaining(['http_request_duration_seconds_bucket', 'executions_total', 'redis_up', 'read_model_resets_total', 'database_pool_connections']));
     const missing = queried.flatMap(({ where, expr }) => metricNames(expr).filter((name) => !EXTERNAL.has(name) && !exported(name)).map((name) => `${where}: ${name}`));
     expect(missing).toEqual([]);
+  });
+
+  it('starts every counter whose label sets are known at 0, so that rate() and increase() see their first burst', async () => {
+    const text = (await call(testApp.baseUrl, 'GET', '/metrics')).text;
+    for (const throttler of ['default', 'exchange', 'operator', 'admin-key-failures', 'redemption']) {
+      expect(text).toMatch(new RegExp(`^rate_limit_rejections_total\\{throttler="${throttler}"\\} 0$`, 'm'));
+    }
+    expect(text).toMatch(/^executions_total\{status="failed"\} 0$/m);
+    for (const outcome of ['exported', 'failed']) expect(text).toMatch(new RegExp(`^tracing_spans_total\\{exporter="otlp",outcome="${outcome}"\\} \\d+$`, 'm'));
+    const caches = [...text.matchAll(/^read_model_reads_total\{cache="([^"]+)",source="(memory|database)"\}/gm)].map(([, cache, source]) => `${cache}/${source}`);
+    const names = [...new Set(caches.map((entry) => entry.split('/')[0]))];
+    expect(names.length).toBeGreaterThan(2);
+    expect(caches.sort()).toEqual(names.flatMap((name) => [`${name}/database`, `${name}/memory`]).sort());
   });
 
   it('counts executions by status, and reports the pool\'s size beside its connections', async () => {
@@ -132,6 +146,33 @@ describe('dashboards and alert rules (deploy/monitoring)', () => {
   });
 
   const withPromtool = itIf(promtoolCommand());
+  withPromtool('answer the dashboard\'s ratios with 0, not nothing, when nothing failed (promtool test rules on the dashboard\'s own queries)', () => {
+    const ratio = (panelId: number) => {
+      const target = dashboard().panels.find((panel) => panel.id === panelId)!.targets!.find((candidate) => candidate.expr.includes(' / '))!;
+      // As Grafana sends it, for every job and instance over a 5-minute window.
+      return target.expr.replace(/\$job|\$instance/g, '.*').replace(/\$__rate_interval/g, '5m');
+    };
+    const sample = (expr: string, value: number) => ({ expr, eval_time: '10m', exp_samples: [{ labels: '{}', value }] });
+    const requests = (status: string, perMinute: number) => ({
+      series: `http_request_duration_seconds_count{method="GET",route="/api/v1/gateway/actions",status="${status}",instance="a",job="gw"}`,
+      values: `0+${perMinute}x20`,
+    });
+    const attempts = (outcome: string, perMinute: number) => ({
+      series: `webhook_delivery_duration_seconds_count{kind="execution",outcome="${outcome}",instance="a",job="gw"}`,
+      values: `0+${perMinute}x20`,
+    });
+    const tests = {
+      tests: [
+        { interval: '1m', input_series: [requests('200', 90), attempts('status_2xx', 60)], promql_expr_test: [sample(ratio(3), 0), sample(ratio(10), 0)] },
+        { interval: '1m', input_series: [requests('200', 90), requests('503', 10), attempts('status_2xx', 60), attempts('timed_out', 20)], promql_expr_test: [sample(ratio(3), 0.1), sample(ratio(10), 0.25)] },
+      ],
+    };
+    const folder = mkdtempSync(join(tmpdir(), 'agw-dashboard-'));
+    writeFileSync(join(folder, 'dashboard.test.yaml'), YAML.stringify(tests));
+    const run = spawnSync('promtool', ['test', 'rules', 'dashboard.test.yaml'], { cwd: folder, encoding: 'utf8' });
+    expect({ status: run.status, output: `${run.stdout}${run.stderr}` }).toEqual({ status: 0, output: expect.stringContaining('SUCCESS') });
+  });
+
   withPromtool('pass promtool check rules, and promtool test rules (each alert firing and not firing)', () => {
     for (const args of [['check', 'rules', 'alert-rules.yaml'], ['test', 'rules', 'alert-rules.test.yaml']]) {
       const run = spawnSync('promtool', args, { cwd: MONITORING, encoding: 'utf8' });

@@ -151,6 +151,9 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   /** A cache of this read model, in its shared memory; what it holds is dropped as changes are logged. */
   cache<K extends string, V>(options: Omit<ReadThroughCacheOptions<K, V>, 'reads'>): ReadThroughCache<K, V> {
     const reads = { memory: this.metrics.readModelReads.labels(options.name, 'memory'), database: this.metrics.readModelReads.labels(options.name, 'database') };
+    // Both series from the start (at 0), so that the first reads count in rate() and the miss ratio.
+    reads.memory.inc(0);
+    reads.database.inc(0);
     const traced = this.tracing.recording ? (asOf: AsOf | undefined) => this.readSpan(options.name, asOf) : undefined;
     const cache = new ReadThroughCache<K, V>(this, { ...options, reads, traced }, this.memory, (key) => {
       for (const follower of this.followers.get(options.name) ?? []) follower.loadAlong(key);

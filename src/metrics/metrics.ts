@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+/** The statuses `executions_total` counts: an execution's, once it has ended. */
+const EXECUTION_STATUSES = ['succeeded', 'failed'] as const;
 
 /**
  * The service's Prometheus metrics, in a registry of its own (so two applications in one process, as in the
@@ -130,9 +132,23 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    // A counter's series exists from its first increment, so rate() and increase() would miss that first burst
+    // (the series appears already at its value): every label set known in advance starts at 0. The rate limits'
+    // budgets and the trace exporters name theirs where they are set up (zeroRateLimits, zeroTracingSpans).
+    for (const status of EXECUTION_STATUSES) this.executions.inc({ status }, 0);
     // Gauges named like counters, which `promtool check metrics` flags; each is the sum over `type` of the
     // correctly named gauge beside it (nodejs_active_handles, nodejs_active_requests, nodejs_active_resources).
     for (const name of MISNAMED_DEFAULT_GAUGES) this.registry.removeSingleMetric(name);
+  }
+
+  /** Each budget `rate_limit_rejections_total` may name, at 0 until it refuses a request. */
+  zeroRateLimits(throttlers: readonly string[]): void {
+    for (const throttler of throttlers) this.rateLimited.inc({ throttler }, 0);
+  }
+
+  /** Each configured exporter's `tracing_spans_total`, both outcomes, at 0 until spans are handed to it. */
+  zeroTracingSpans(exporters: readonly string[]): void {
+    for (const exporter of exporters) for (const outcome of ['exported', 'failed']) this.tracingSpans.inc({ exporter, outcome }, 0);
   }
 
   /** The database pool whose connections `database_pool_connections` reports. */

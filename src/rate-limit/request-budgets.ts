@@ -5,7 +5,7 @@ import { RateLimitExceededError } from '../common/common.errors';
 import { AppConfig } from '../config/app-config';
 import { Metrics } from '../metrics/metrics';
 import { rateLimitHeaders } from './rate-limit-headers';
-import { TENANT_THROTTLER } from './rate-limit.decorators';
+import { EXCHANGE_THROTTLER, TENANT_THROTTLER } from './rate-limit.decorators';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -54,6 +54,8 @@ export class RequestBudgets {
       'admin-key-failures': { prefix: 'admin-key-failures', ttlMs: MINUTE_MS, limit: adminKeyFailuresPerMinute, headers: false },
       redemption: { prefix: 'redemption', ttlMs: MINUTE_MS, limit: tokenExchangePerMinute, headers: false },
     };
+    // Every budget that can refuse a request, the token exchange's (GatewayThrottlerGuard) among them.
+    metrics.zeroRateLimits([...new Set([...Object.values(this.budgets).map((budget) => budget.prefix), EXCHANGE_THROTTLER])]);
   }
 
   /** Counts one request of `tracker` (`tenant:<id>`, `operator`, `ip:<address>`) against `name`'s budget. */

@@ -48,6 +48,7 @@ export class Tracing implements ExportObserver, OnApplicationShutdown {
       const { startTracing } = require('./trace-exporting') as typeof import('./trace-exporting');
       this.running = startTracing(settings, SERVICE_VERSION, this);
       this.tracer = this.running.tracer;
+      metrics.zeroTracingSpans(settings.exporters);
     }
   }
 
