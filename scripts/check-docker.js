@@ -6,8 +6,10 @@
  * temporary folder with this checkout's node_modules linked in (standing for the stage's `npm install`), the
  * build stage's `RUN` commands that follow its `COPY . .` run there as the Dockerfile writes them (parsed by
  * dockerfile-ast, with the stage's `ENV`), every `COPY --from=<stage>` source then exists, and so does the file
- * the image's `node` CMD runs; the image has a HEALTHCHECK asking /readyz. Takes about as long as
+ * the image's `node` CMD runs; the image has a HEALTHCHECK asking /readyz; every stage is FROM the official node
+ * image of one LTS line that package.json declares and that has not reached its end of life. Takes about as long as
  * `npm run build:service`. Prints one line per problem and exits 1, or "docker: OK".
+ * `--node-line` prints that line's major version only (what .ci/run proves besides the machine's Node.js).
  */
 const { spawnSync } = require('node:child_process');
 const { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } = require('node:fs');
@@ -15,16 +17,24 @@ const { tmpdir } = require('node:os');
 const { dirname, join, posix } = require('node:path');
 const ignore = require('@balena/dockerignore');
 const { DockerfileParser } = require('dockerfile-ast');
+const semver = require('semver');
 
 const root = join(__dirname, '..');
 const problems = [];
 const problem = (text) => problems.push(`Dockerfile: ${text}`);
 
-// Stages in order, each with its name, working directory and instructions.
+// Stages in order, each with its name, image (the ARGs before the first FROM resolved, as Docker does), working
+// directory and instructions.
 const stages = [];
+const args = new Map();
+const resolve = (text) => text.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, braced, bare) => args.get(braced ?? bare) ?? '');
 for (const instruction of DockerfileParser.parse(readFileSync(join(root, 'Dockerfile'), 'utf8')).getInstructions()) {
-  if (instruction.getKeyword() === 'FROM') {
-    stages.push({ name: instruction.getBuildStage() ?? String(stages.length), workdir: '/', instructions: [] });
+  if (instruction.getKeyword() === 'ARG' && stages.length === 0) {
+    const property = instruction.getProperty();
+    if (property) args.set(property.getName(), property.getValue() ?? '');
+  } else if (instruction.getKeyword() === 'FROM') {
+    const image = resolve(instruction.getArguments()[0]?.getValue() ?? '');
+    stages.push({ name: instruction.getBuildStage() ?? String(stages.length), image, workdir: '/', instructions: [] });
   } else if (stages.length > 0) {
     const stage = stages[stages.length - 1];
     if (instruction.getKeyword() === 'WORKDIR') {
@@ -33,6 +43,32 @@ for (const instruction of DockerfileParser.parse(readFileSync(join(root, 'Docker
     stage.instructions.push(instruction);
   }
 }
+// The Node.js the image carries. Its end of life by the Node.js release schedule: past it the image would run an
+// unpatched runtime, which is what this check is for; a new line goes in here when the image moves to it.
+const END_OF_LIFE = { 20: '2026-04-30', 22: '2027-04-30', 24: '2028-04-30', 26: '2029-04-30' };
+const declared = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines?.node ?? '';
+const lines = new Set();
+for (const stage of stages) {
+  const line = /^node:(\d+)(?:[.-]|$)/.exec(stage.image)?.[1];
+  if (line === undefined) problem(`${stage.name}: FROM ${stage.image}: not the official node image with its line in the tag (node:<major>-...)`);
+  else lines.add(Number(line));
+}
+if (lines.size > 1) problem(`the stages run different Node.js lines (${[...lines].join(', ')}): build and run on one`);
+for (const line of lines) {
+  if (!semver.validRange(declared) || !semver.intersects(`${line}.x`, declared)) problem(`Node.js ${line}: package.json's engines.node (${declared}) does not declare it`);
+  if (line % 2 === 1) problem(`Node.js ${line}: an odd line, never a long-term-support one`);
+  else if (!END_OF_LIFE[line]) problem(`Node.js ${line}: no end-of-life date in scripts/check-docker.js (END_OF_LIFE)`);
+  else if (new Date(`${END_OF_LIFE[line]}T00:00:00Z`) <= new Date()) problem(`Node.js ${line}: past its end of life (${END_OF_LIFE[line]}): move the image (docs/operations.md)`);
+}
+if (process.argv.includes('--node-line')) {
+  if (problems.length > 0 || lines.size !== 1) {
+    console.error(problems.join('\n') || 'Dockerfile: no stage');
+    process.exit(1);
+  }
+  console.log([...lines][0]);
+  process.exit(0);
+}
+
 const copies = (stage) => stage.instructions.filter((instruction) => instruction.getKeyword() === 'COPY');
 const fromStage = (copy) => copy.getFlags().find((flag) => flag.getName() === 'from')?.getValue();
 const paths = (copy) => copy.getArguments().map((argument) => argument.getValue());
@@ -157,4 +193,5 @@ if (problems.length > 0) {
   process.exit(1);
 }
 const made = `${built.join(', ')} stage built from it, every COPY --from source made`;
-console.log(`docker: OK (${context.length} files in the build context; ${made}; HEALTHCHECK asks /readyz)`);
+const runtimeLine = `Node.js ${[...lines][0]} (end of life ${END_OF_LIFE[[...lines][0]]})`;
+console.log(`docker: OK (${context.length} files in the build context; ${made}; HEALTHCHECK asks /readyz; ${runtimeLine})`);

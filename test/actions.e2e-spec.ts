@@ -213,6 +213,32 @@ describe('actions (spec 4, contract "Actions")', () => {
       expect(await storedCount(tenant.tenantId)).toBe(0);
     });
 
+    it('names unknown fields with the field meant when the body is refused, and still ignores them in a valid one (contract)', async () => {
+      const calls = receiver.calls.length;
+      const misnamed = { name: 'get_weather', description: 'Weather', webhook: receiver.url(), schema: { type: 'object' } };
+      const details =
+        'webhook_url: is required; json_schema: is required; webhook: unknown field (did you mean "webhook_url"?); schema: unknown field (did you mean "json_schema"?)';
+      for (const response of [
+        await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: misnamed }),
+        await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/actions`, misnamed),
+      ]) {
+        expect([response.status, response.body]).toEqual([400, { error: 'Invalid request', details }]);
+      }
+      expect(receiver.calls.length).toBe(calls);
+      expect(await storedCount(tenant.tenantId)).toBe(0);
+
+      // The same unknown fields beside a valid body: 201, the contract's "ignored".
+      const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: { ...actionBody(receiver.url()), webhook: 'x', schema: {} } });
+      expect(created.status).toBe(201);
+      const update = await gateway(testApp, 'PUT', `/actions/${created.body.action.name}`, { token: tenant.jwt, body: { webhookUrl: receiver.url('/v2') } });
+      expect([update.status, update.body]).toEqual([
+        400,
+        { error: 'Invalid request', details: 'body: at least one of description, webhook_url, json_schema is required; webhookUrl: unknown field (did you mean "webhook_url"?)' },
+      ]);
+      const changed = await gateway(testApp, 'PUT', `/actions/${created.body.action.name}`, { token: tenant.jwt, body: { description: 'changed', webhookUrl: 'x' } });
+      expect([changed.status, changed.body.action.description, changed.body.action.webhook_url]).toEqual([200, 'changed', receiver.url()]);
+    });
+
     it.each([
       [{ type: 'object', properties: { city: { type: 'string' } }, require: ['city'] }, 'json_schema: unknown keyword "require" (did you mean "required"?)'],
       [{ type: 'object', propertis: { city: { type: 'string' } } }, 'json_schema: unknown keyword "propertis" (did you mean "properties"?)'],

@@ -103,7 +103,7 @@ describe('management API: a tenant\'s actions and executions (issue 13)', () => 
     expect((await admin(testApp, 'GET', `${path}/executions?status=succeeded`)).body.executions.map((execution: any) => execution.id)).toEqual([succeeded.id]);
     expect((await admin(testApp, 'GET', `${path}/executions?limit=1`)).body.executions.map((execution: any) => execution.id)).toEqual([failed.id]);
     const badStatus = await admin(testApp, 'GET', `${path}/executions?status=done`);
-    expect([badStatus.status, badStatus.body]).toEqual([400, { error: 'Invalid request', details: 'status: must be "succeeded" or "failed"' }]);
+    expect([badStatus.status, badStatus.body]).toEqual([400, { error: 'Invalid request', details: 'status: must be "succeeded", "failed", "pending" or "running"' }]);
     const badLimit = await admin(testApp, 'GET', `${path}/executions?limit=0`);
     expect([badLimit.status, badLimit.body]).toEqual([400, { error: 'Invalid request', details: 'limit: must be a positive integer' }]);
 

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
+import { ADMIN_KEY_PROBLEMS, AdminKeyProblem } from '../src/console-auth/admin-key-problem';
 import { actionBody, admin, createTenant, gateway } from './support/factories';
 import { call } from './support/http';
 import { Receiver } from './support/receiver';
@@ -18,14 +19,36 @@ describe('management API (contract "Management API")', () => {
   afterAll(() => testApp.close());
 
   describe('authorization', () => {
-    it.each([
-      ['no header', undefined],
-      ['a wrong key', 'not-the-admin-key'],
-      ['a tenant bearer token', 'eyJhbGciOiJIUzI1NiJ9.e30.x'],
-    ])('refuses %s with 401 Invalid token', async (_, token) => {
-      const response = await call(testApp.baseUrl, 'GET', '/api/v1/admin/tenants', { token });
+    const challenge = 'Bearer realm="action-gateway-admin"';
+    it.each<[string, Record<string, string>, AdminKeyProblem | undefined]>([
+      ['no header', {}, undefined],
+      ['a wrong key', { authorization: 'Bearer not-the-admin-key' }, 'wrong_key'],
+      ['a tenant bearer token', { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x' }, 'tenant_jwt'],
+      ['a tenant bearer token without the scheme', { authorization: 'eyJhbGciOiJIUzI1NiJ9.e30.x' }, 'tenant_jwt'],
+      ['an API token', { authorization: `Bearer agw_${'x'.repeat(43)}` }, 'api_token'],
+      ['a portal link token', { authorization: `Bearer agwp_${'x'.repeat(43)}` }, 'portal_link'],
+      ['another scheme', { authorization: 'Basic dXNlcjpwdw==' }, 'scheme'],
+      ['an empty bearer', { authorization: 'Bearer ' }, 'empty'],
+    ])('refuses %s with 401 Invalid token and a challenge saying which mistake it was', async (_, headers, problem) => {
+      const response = await call(testApp.baseUrl, 'GET', '/api/v1/admin/tenants', { headers });
       expect(response.status).toBe(401);
+      // The contract's body, exactly; the hint is in the header, as the gateway API gives it.
       expect(response.body).toEqual({ error: 'Invalid token' });
+      expect(response.headers.get('www-authenticate')).toBe(
+        problem === undefined ? challenge : `${challenge}, error="invalid_token", error_description="${ADMIN_KEY_PROBLEMS[problem]}"`,
+      );
+    });
+
+    it('tells a tenant\'s real bearer token, and the key without its scheme, what the management API takes', async () => {
+      const tenant = await createTenant(testApp);
+      const asTenant = await call(testApp.baseUrl, 'GET', `/api/v1/admin/tenants/${tenant.tenantId}`, { token: tenant.jwt });
+      expect([asTenant.status, asTenant.body]).toEqual([401, { error: 'Invalid token' }]);
+      expect(asTenant.headers.get('www-authenticate')).toBe(
+        `${challenge}, error="invalid_token", error_description="This is a tenant's bearer token (a JWT), which the gateway API (/api/v1/gateway) takes: ` +
+          `the management API takes the admin key, 'Bearer <ADMIN_API_KEY>'"`,
+      );
+      const bare = await call(testApp.baseUrl, 'GET', '/api/v1/admin/tenants', { headers: { authorization: testApp.config.adminApiKey } });
+      expect(bare.headers.get('www-authenticate')).toBe(`${challenge}, error="invalid_token", error_description="${ADMIN_KEY_PROBLEMS.scheme}"`);
     });
 
     it('takes the key with the scheme in any case and one or more spaces (RFC 6750)', async () => {

@@ -3,6 +3,7 @@ import jwt from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
 import { BEARER_PROBLEMS, BearerProblem } from '../src/auth/bearer-problem';
 import { admin, createTenant, gateway, TestTenant } from './support/factories';
+import { call } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
 describe('authentication (spec 5, contract "Token exchange")', () => {
@@ -235,10 +236,32 @@ describe('authentication (spec 5, contract "Token exchange")', () => {
       expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt })).status).toBe(200);
     });
 
-    it('is not accepted by the management API, and the admin key is not accepted by the gateway', async () => {
+    it('is not accepted by the management API, and the admin key is not accepted by the gateway, which says it is the admin key', async () => {
       const asTenant = await gateway(testApp, 'GET', '/actions', { token: testApp.config.adminApiKey });
       expect(asTenant.status).toBe(401);
       expect(asTenant.body).toEqual({ error: 'Invalid token' });
+      expect(asTenant.headers.get('www-authenticate')).toBe(
+        'Bearer realm="action-gateway", error="invalid_token", error_description="This is the admin key (ADMIN_API_KEY), which only the management API ' +
+          '(/api/v1/admin) takes: the gateway API takes the bearer token that POST /api/v1/gateway/token/exchange gives for an API token"',
+      );
+    });
+
+    it('compares a token with the admin key only while the address has admin-key guesses left (ADMIN_KEY_FAILURES_PER_MINUTE)', async () => {
+      const limited = await startTestApp({ env: { ADMIN_KEY_FAILURES_PER_MINUTE: '3' } });
+      try {
+        const description = async (token: string) =>
+          (await gateway(limited, 'GET', '/actions', { token })).headers.get('www-authenticate')?.replace(/^.*error_description="([^"]*)"$/, '$1');
+        expect(await description(limited.config.adminApiKey)).toBe(BEARER_PROBLEMS.admin_key);
+        expect(await description('guess-1')).toBe(BEARER_PROBLEMS.not_jwt);
+        expect(await description('guess-2')).toBe(BEARER_PROBLEMS.not_jwt);
+        // Each comparison counted: the key itself is now only "not a whole JWT", and the management API's guesses are spent too.
+        expect(await description(limited.config.adminApiKey)).toBe(BEARER_PROBLEMS.not_jwt);
+        const guess = await call(limited.baseUrl, 'GET', '/api/v1/admin/tenants', { token: 'guess-3' });
+        expect([guess.status, guess.body]).toEqual([429, { error: 'Rate limit exceeded' }]);
+        expect((await call(limited.baseUrl, 'GET', '/api/v1/admin/tenants', { token: limited.config.adminApiKey })).status).toBe(200);
+      } finally {
+        await limited.close();
+      }
     });
   });
 });

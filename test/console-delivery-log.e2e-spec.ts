@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
@@ -51,7 +52,8 @@ describe('console: the delivery log (issue 29)', () => {
   let tenant: TestTenant;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { WEBHOOK_MAX_RETRIES: '1', WEBHOOK_TIMEOUT_MS: '5000' } });
+    // A call held by the receiver (an execution shown while it runs) must outlast a page's load on a busy machine.
+    testApp = await startTestApp({ env: { WEBHOOK_MAX_RETRIES: '1', WEBHOOK_TIMEOUT_MS: '20000' } });
     receiver = await Receiver.start(byPath(behaviours));
     browser = await launchBrowser();
     ({ context, page, errors, outside } = await openPage(browser, testApp.baseUrl, VIEWPORT));
@@ -225,6 +227,44 @@ describe('console: the delivery log (issue 29)', () => {
     expect(await sent.getByTestId('body').textContent()).toBe(forwarded.body);
     await expectAccessible(page);
     await shoot('execution-detail');
+  });
+
+  it('follows an execution accepted to run in the background: its state and attempts so far, then its outcome, with no reload', async () => {
+    const held: ServerResponse[] = [];
+    let calls = 0;
+    const slow = await action('slow_action', (_, response) => {
+      calls += 1;
+      if (calls === 1) response.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"busy"}');
+      else held.push(response);
+    });
+    const accepted = await gateway(testApp, 'POST', `/actions/${slow.name}/execute`, {
+      token: tenant.jwt,
+      body: { parameters: { city: 'Oslo' } },
+      headers: { prefer: 'respond-async' },
+    });
+    expect([accepted.status, accepted.body.execution.status]).toEqual([202, 'pending']);
+    await eventually(() => expect(held).toHaveLength(1));
+
+    await page.goto(tenantPath(`/executions/${accepted.body.execution.id}`));
+    const shown = page.getByTestId('execution-detail');
+    const progress = page.getByTestId('execution-progress');
+    await hasText(progress, 'In progress: running');
+    await hasText(progress, '1 attempt failed so far');
+    await hasText(shown, 'running');
+    await hasCount(shown.getByTestId('attempt'), 1);
+    await hasText(shown.getByTestId('attempt'), 'HTTP 503');
+    // What was sent is kept when it finishes: no "not kept" notice meanwhile.
+    await hasCount(page.getByTestId('payload-missing'), 0);
+    await expectAccessible(page);
+    await shoot('execution-in-progress');
+
+    for (const response of held.splice(0)) response.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"Sunny at last","error":""}');
+    // The page reads it again by itself until it has finished.
+    await hasText(shown, 'Sunny at last');
+    await hasCount(progress, 0);
+    await hasCount(shown.getByTestId('attempt'), 2);
+    await hasText(shown, 'succeeded');
+    await shown.getByTestId('request-sent').waitFor();
   });
 
   it('replays one execution: a new execution, on the same webhook, that links back to its original', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -236,6 +237,30 @@ describe('embedded database and the command line', () => {
     expect(JSON.parse(runCli(['stats', '--tenant', 'epsilon', '--action', 'logged'], env).stdout).stats.action_name).toBe('logged');
     const help = runCli(['help'], env).stdout;
     for (const name of ['executions:list', 'executions:get', 'executions:replay', 'stats']) expect(help).toContain(`\n  ${name} `);
+  }, 300_000);
+
+  it('says what to do when the running service was started with another admin key', async () => {
+    await Promise.all(services.map((running) => running.stop()));
+    const serviceKey = randomBytes(32).toString('hex');
+    const service = ServiceProcess.start({ ...env, ADMIN_API_KEY: serviceKey });
+    services.push(service);
+    const url = await service.ready(dataDir, 120_000);
+    // This command line reads the key generated into DATA_DIR; the service took the one in its environment.
+    const refused = runCli(['tenants:list'], env);
+    expect(refused).toMatchObject({ status: 1, stdout: '' });
+    expect(refused.stderr).toBe(
+      `the service running at ${url} refused this command line's admin key (ADMIN_API_KEY in ${join(dataDir, 'secrets.json')}): ` +
+        "the service uses the ADMIN_API_KEY set in its environment. Run the command with the service's key: " +
+        "ADMIN_API_KEY=<the service's key> npm run -s gateway -- <command>\n",
+    );
+    const otherKey = runCli(['tenants:list'], { ...env, ADMIN_API_KEY: randomBytes(32).toString('hex') });
+    expect(otherKey.stderr).toBe(
+      `the service running at ${url} refused this command line's admin key (the ADMIN_API_KEY set in its environment): ` +
+        `the service uses its own (ADMIN_API_KEY in ${dataDir}/secrets.json when none was set for it). Run the command with the service's key: ` +
+        "ADMIN_API_KEY=<the service's key> npm run -s gateway -- <command>\n",
+    );
+    expect(runCli(['tenants:list'], { ...env, ADMIN_API_KEY: serviceKey }).status).toBe(0);
+    await service.stop();
   }, 300_000);
 
   it('lists every configuration problem at once, one line each, and exits 1 without a stack trace', async () => {

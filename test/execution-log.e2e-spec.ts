@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
+import { PageCursors } from '../src/common/page-cursors';
 import { ExecutionLogMaintenance } from '../src/executions/execution-log-maintenance';
 import { ExecutionLogPartitions } from '../src/executions/log-partitions';
 import { BulkReplays } from '../src/executions/bulk-replays';
@@ -298,15 +299,18 @@ describe('the delivery log', () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
       await seed(action, 3, new Date(Date.now() - 10_000));
       const cases: Array<[string, string]> = [
-        ['/executions?status=done', 'status: must be "succeeded" or "failed"'],
+        ['/executions?status=done', 'status: must be "succeeded", "failed", "pending" or "running"'],
         ['/executions?since=yesterday', 'since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'],
         ['/executions?until=2026-02-30T00:00:00Z', 'until: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'],
         ['/executions?since=2026-11-27T10:00:00', 'since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z'],
         ['/executions?since=2026-11-27T10:00:00Z&until=2026-11-27T10:00:00Z', 'until: must be later than since'],
-        ['/executions?status=done&limit=0', 'limit: must be a positive integer; status: must be "succeeded" or "failed"'],
+        ['/executions?status=done&limit=0', 'limit: must be a positive integer; status: must be "succeeded", "failed", "pending" or "running"'],
         ['/executions?status=failed&status=succeeded', 'status: must be given once'],
         ['/executions?action=Not-A-Name', 'action: must be an action name'],
         ['/executions?cursor=abc', 'cursor: is not a cursor this list gave'],
+        // An offset's + sent unencoded arrives as a space.
+        ['/executions?since=2026-11-28T21:34:30+02:00', "since: its offset's + arrived as a space (a + in a query string means a space): send it as %2B, since=2026-11-28T21:34:30%2B02:00"],
+        ['/executions?until=2026-11-28T21:34:30.5+02:00', "until: its offset's + arrived as a space (a + in a query string means a space): send it as %2B, until=2026-11-28T21:34:30.5%2B02:00"],
         [`/actions/${action.name}/executions?cursor=`, 'cursor: must not be empty'],
       ];
       for (const [path, details] of cases) {
@@ -325,6 +329,23 @@ describe('the delivery log', () => {
       expect((await get(`/executions?cursor=${encodeURIComponent(edited)}`)).status).toBe(400);
       // The tenant-wide list of another tenant shows none of this one's.
       expect((await get('/executions', other)).body).toEqual({ executions: [], next_cursor: null });
+
+      // A cursor continues the list it came from: under other filters it is refused, not read as their middle.
+      const succeeded = (await get(`/actions/${action.name}/executions?status=succeeded&limit=1`)).body.next_cursor;
+      const since = new Date(Date.now() - 3_600_000).toISOString();
+      const otherFilters = 'cursor: was given for other filters; send the status, action, since and until of the page it came from';
+      for (const query of ['', 'status=failed&', `status=succeeded&since=${since}&`, 'status=succeeded&until=2999-01-01T00:00:00Z&']) {
+        const response = await get(`/actions/${action.name}/executions?${query}cursor=${encodeURIComponent(succeeded)}`);
+        expect([query, response.status, response.body]).toEqual([query, 400, { error: 'Invalid request', details: otherFilters }]);
+      }
+      expect((await get(`/executions?status=succeeded&cursor=${encodeURIComponent(succeeded)}`)).body.details).toBe(otherFilters);
+      // The same filters, however written: the per-action list and the tenant-wide one filtered by that action are one list.
+      expect((await get(`/actions/${action.name}/executions?limit=1&status=succeeded&cursor=${encodeURIComponent(succeeded)}`)).status).toBe(200);
+      expect((await get(`/executions?action=${action.name}&status=succeeded&cursor=${encodeURIComponent(succeeded)}`)).status).toBe(200);
+      // A cursor of before cursors named their filters continues under any.
+      const position = JSON.parse(Buffer.from(succeeded, 'base64url').subarray(0, -16).toString('utf8')).slice(0, 2);
+      const legacy = testApp.app.get(PageCursors).make('executions', tenant.tenantId, position);
+      expect((await get(`/executions?status=failed&cursor=${encodeURIComponent(legacy)}`)).status).toBe(200);
     });
 
     it('the management API lists the same with every attempt, filtered and paged', async () => {
@@ -361,7 +382,7 @@ describe('the delivery log', () => {
       const refused = await admin(testApp, 'GET', `${base}/executions?status=done&since=soon`);
       expect([refused.status, refused.body]).toEqual([
         400,
-        { error: 'Invalid request', details: 'status: must be "succeeded" or "failed"; since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z' },
+        { error: 'Invalid request', details: 'status: must be "succeeded", "failed", "pending" or "running"; since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z' },
       ]);
       const unknownAction = await admin(testApp, 'GET', `${base}/executions?action=no_such_action`);
       expect([unknownAction.status, unknownAction.body]).toEqual([404, { error: 'Action not found' }]);

@@ -81,7 +81,7 @@ describe('executions (contract "Executions")', () => {
 
     const listed = await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt });
     expect(listed.status).toBe(200);
-    expect(listed.body).toEqual({ executions: [execution], next_cursor: null });
+    expect(listed.body).toEqual({ executions: [{ ...execution, replay_of: null }], next_cursor: null });
   });
 
   it('defaults parameters to {}', async () => {
@@ -307,7 +307,7 @@ describe('executions (contract "Executions")', () => {
     const execution = (await execute(name)).body.execution;
     expect(execution).toMatchObject({ status: 'failed', result, error });
     const [logged] = (await gateway(testApp, 'GET', `/actions/${name}/executions`, { token: tenant.jwt })).body.executions;
-    expect(logged).toEqual({ ...execution, result: `${'é'.repeat(4_096)}…[truncated]`, error: `${'e'.repeat(4_096)}…[truncated]` });
+    expect(logged).toEqual({ ...execution, replay_of: null, result: `${'é'.repeat(4_096)}…[truncated]`, error: `${'e'.repeat(4_096)}…[truncated]` });
   });
 
   it('retries a 500 twice with the same webhook-id and a fresh signature each time, then fails', async () => {

@@ -177,7 +177,7 @@ describe('tenant isolation (issue 11)', () => {
     const texts = await replay(ATTACKS.find(({ name }) => name === 'lone_surrogates') as Attack);
     const execution = texts.executions[0].body.execution;
     expect(execution).toMatchObject({ status: 'failed', result: '\uFFFDa\uFFFD', error: '\uFFFD' });
-    expect((await gateway(testApp, 'GET', `/actions/${texts.created}/executions`, { token: attacker.jwt })).body).toEqual({ executions: [execution], next_cursor: null });
+    expect((await gateway(testApp, 'GET', `/actions/${texts.created}/executions`, { token: attacker.jwt })).body).toEqual({ executions: [{ ...execution, replay_of: null }], next_cursor: null });
     const stored = await testApp.app.get(DataSource).query('SELECT result, error, attempt_log FROM executions WHERE id = $1', [execution.id]);
     expect(stored).toEqual([{ result: '\uFFFDa\uFFFD', error: '\uFFFD', attempt_log: [expect.objectContaining({ error: '\uFFFD' })] }]);
     await Promise.all([forget(large.created), forget(texts.created)]);

@@ -7,6 +7,7 @@ import { verifyWebhook } from '@action-gateway/receiver-kit';
 import { EXECUTION_META_KEY, TOOLS_PAGE_SIZE } from '../src/tools/mcp/mcp-endpoint';
 import { bareCall, call } from './support/http';
 import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
+import { eventually } from './support/eventually';
 import { Receiver } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -73,6 +74,7 @@ describe('the MCP server (/mcp) with the SDK client', () => {
         name: weather,
         description: 'Current weather for a city',
         inputSchema: { type: 'object', properties: { city: { type: 'string', minLength: 1 } }, required: ['city'] },
+        execution: { taskSupport: 'optional' },
       },
     ]);
     expect(listed.nextCursor).toBeUndefined();
@@ -95,7 +97,7 @@ describe('the MCP server (/mcp) with the SDK client', () => {
     expect(execution).toMatchObject({ action_name: weather, status: 'succeeded', http_status: 200, result: 'Sunny in Oslo', error: '', attempts: 1 });
     expect(received.headers['webhook-id']).toBe(execution.id);
     const log = await gateway(testApp, 'GET', `/actions/${weather}/executions`, { token: tenant.jwt });
-    expect(log.body.executions[0]).toEqual(execution);
+    expect(log.body.executions[0]).toEqual({ ...execution, replay_of: null });
   });
 
   it('forwards numbers and key order as the caller wrote them, as execute does', async () => {
@@ -119,13 +121,22 @@ describe('the MCP server (/mcp) with the SDK client', () => {
     expect(receiver.calls).toHaveLength(2);
   });
 
-  it('runs a task-augmented call as a plain one: the server declares no tasks capability (MCP 2025-11-25, Tasks)', async () => {
+  it('answers a task-augmented tools/call with its task at once, and processes other methods as plain ones (MCP 2025-11-25, Tasks)', async () => {
     receiver.behaviour = (_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"Sunny in Oslo","error":""}');
     const auth = { authorization: `Bearer ${tenant.jwt}` };
-    for (const task of [{ ttl: 60_000 }, {}, 5]) {
+    const ids: string[] = [];
+    for (const task of [{ ttl: 60_000 }, {}]) {
       const response = await rpc(testApp, { jsonrpc: '2.0', id: 12, method: 'tools/call', params: { name: weather, arguments: { city: 'Oslo' }, task } }, auth);
-      expect([task, response.body.result?.isError, response.body.result?.content]).toEqual([task, false, [{ type: 'text', text: 'Sunny in Oslo' }]]);
+      expect(response.body.result.task).toMatchObject({ status: 'working', ttl: 30 * 86_400_000, pollInterval: 1_000 });
+      ids.push(response.body.result.task.taskId);
     }
+    const malformed = await rpc(testApp, { jsonrpc: '2.0', id: 13, method: 'tools/call', params: { name: weather, arguments: { city: 'Oslo' }, task: 5 } }, auth);
+    expect(malformed.body.error).toEqual({ code: -32602, message: 'Invalid params: params.task: must be an object' });
+    // tools/list takes no task: the field is ignored, as the protocol asks of a request type without task support.
+    const listed = await rpc(testApp, { jsonrpc: '2.0', id: 14, method: 'tools/list', params: { task: {} } }, auth);
+    expect(listed.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual([weather]);
+    // The tasks run in the background; the next tests count the receiver's calls.
+    await eventually(() => expect(ids.map((id) => receiver.calls.some((received) => received.headers['webhook-id'] === id))).toEqual([true, true]));
   });
 
   it("marks a call isError when the receiver answers an error, with the receiver's text", async () => {

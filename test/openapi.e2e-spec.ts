@@ -270,6 +270,7 @@ describe('OpenAPI description', () => {
     expect(documentedHeaders(document, 'exchangeToken', 200)).toEqual(['X-Request-Id']);
     expect(documentedHeaders(document, 'exchangeToken', 429)).toEqual(['X-Request-Id', ...budget, 'Retry-After']);
     expect(documentedHeaders(document, 'createTenant', 201)).toEqual(['X-Request-Id']);
+    expect(documentedHeaders(document, 'createTenant', 401)).toEqual(['X-Request-Id', 'WWW-Authenticate']);
     expect(Object.keys(document.components.headers).sort()).toEqual(['Retry-After', 'WWW-Authenticate', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']);
   });
 
@@ -286,6 +287,7 @@ describe('OpenAPI description', () => {
     check('getAction', await gateway(testApp, 'GET', '/actions/nothing_here', { token: 'not-a-jwt' }));
     check('createAction', await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: { name: 'x' } }));
     check('exchangeToken', await gateway(testApp, 'POST', '/token/exchange', { body: { api_token: tenant.apiToken } }));
+    check('listTenants', await call(testApp.baseUrl, 'GET', '/api/v1/admin/tenants', { token: tenant.jwt }));
     const limited = await startTestApp({ env: { RATE_LIMIT_PER_HOUR: '1' } });
     try {
       const limitedTenant = await createTenant(limited);

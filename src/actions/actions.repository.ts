@@ -12,7 +12,7 @@ import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
 import { Action } from './action.entity';
 import { ACTION_BY_NAME_SQL, ACTIONS_OF_TENANT_SQL, ActionRow, INSERT_ACTION_SQL, SET_PAYLOAD_LOGGING_SQL, UPDATE_ACTION_SQL } from './actions.sql';
 
-export type InsertOutcome = 'created' | 'name_taken' | 'limit_reached';
+type InsertOutcome = 'created' | 'name_taken' | 'limit_reached';
 export type ActionChanges = Partial<Pick<Action, 'description' | 'webhookUrl' | 'jsonSchema'>>;
 
 const UNIQUE_VIOLATION = '23505';

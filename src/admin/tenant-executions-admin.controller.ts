@@ -1,4 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { prefersRespondAsync } from '../common/prefer';
 import { ApiBearerAuth, ApiBody, ApiParam, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ActionNameParam } from '../actions/dto/action-fields';
 import { ActionsService } from '../actions/actions.service';
@@ -16,6 +18,7 @@ import { ApiExecutionListQuery } from '../executions/execution-list.openapi';
 import { parseExecutionListQuery, QueryValue } from '../executions/execution-query';
 import { ExecutionsService } from '../executions/executions.service';
 import { BulkReplays } from '../executions/bulk-replays';
+import { accepted, ApiRespondAsync } from '../executions/respond-async';
 import { BulkReplayRequest, BulkReplayResponse } from '../executions/dto/bulk-replay';
 import { TenantBudgeted } from '../rate-limit/managed-tenant-throttler.guard';
 import { ActiveTenantOnly, ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
@@ -56,13 +59,21 @@ export class TenantExecutionsAdminController {
   })
   @ApiBody({ type: ExecuteActionRequest, required: false, description: 'May be left out: no body runs the action with parameters {}' })
   @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
-  @ApiErrors(invalid('parameters: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }), conflict('no active HMAC key for this tenant', TENANT_DISABLED), 413, 429)
+  @ApiRespondAsync('`Location` is `/api/v1/admin/tenants/{tenant_id}/executions/{execution_id}`.')
+  @ApiErrors(invalid('parameters: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }), conflict('no active HMAC key for this tenant', TENANT_DISABLED), 413)
   async execute(
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Body() body: ExecuteActionRequest,
     @RequestTrace() trace: TraceParent,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ExecutionResponse> {
+    if (prefersRespondAsync(prefer)) {
+      const execution = await this.executions.accept(tenantId, name, body.parameters ?? {}, undefined, trace);
+      accepted(reply, `/${ADMIN_PREFIX}/tenants/${tenantId}/executions/${execution.id}`);
+      return { execution };
+    }
     return { execution: await this.executions.execute(tenantId, name, body.parameters ?? {}, undefined, trace) };
   }
 

@@ -20,14 +20,14 @@ import { generateApiToken, hashApiToken, sameDigest } from './token-credentials'
 /** What a token's standing costs the read model's memory, key and bookkeeping included (measured: docs/decisions.md). */
 const STANDING_BYTES = 700;
 /** The most usable (neither revoked nor expired) API tokens a tenant may have: its rows and memory stay bounded. */
-export const MAX_USABLE_API_TOKENS = 100;
+const MAX_USABLE_API_TOKENS = 100;
 /**
  * The most revoked or expired tokens of a tenant kept (the most recently made; the older go when a token is made),
  * and how long one is kept at all (days since it was revoked or expired): their history is listed, but a tenant
  * that makes and revokes in a loop must not pile up rows for ever.
  */
-export const KEPT_DEAD_API_TOKENS = 100;
-export const DEAD_CREDENTIALS_KEPT_DAYS = 30;
+const KEPT_DEAD_API_TOKENS = 100;
+const DEAD_CREDENTIALS_KEPT_DAYS = 30;
 const LIST = 'api tokens';
 
 /** API tokens: issued and revoked by the admin panel, checked at the token exchange and on every bearer call. */

@@ -20,7 +20,7 @@ export interface StoredApiTokenRow {
 }
 
 /** A row of `api_tokens`, with its tenant's status. */
-export interface ApiTokenRow extends StoredApiTokenRow {
+interface ApiTokenRow extends StoredApiTokenRow {
   tenant_status: TenantStatus;
 }
 

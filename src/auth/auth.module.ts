@@ -3,6 +3,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TenancyModule } from '../tenancy/tenancy.module';
 import { TracingModule } from '../tracing/tracing.module';
 import { ApiToken } from './api-token.entity';
@@ -21,6 +22,7 @@ import { TokenExchangeService } from './token-exchange.service';
   imports: [
     TypeOrmModule.forFeature([ApiToken]),
     PassportModule,
+    RateLimitModule,
     TenancyModule,
     TracingModule,
     JwtModule.registerAsync({

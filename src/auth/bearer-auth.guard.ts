@@ -2,8 +2,13 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import passport from 'passport';
 import type { Logger } from 'pino';
+import { challenged, GATEWAY_REALM } from '../common/bearer-challenge';
+import { bearerCredentials } from '../common/bearer-credentials';
 import { InvalidTokenError } from '../common/common.errors';
 import { DomainError } from '../common/domain.error';
+import { sameText } from '../common/same-text';
+import { AppConfig } from '../config/app-config';
+import { RequestBudgets } from '../rate-limit/request-budgets';
 import { BEARER_PROBLEMS, BearerProblem, headerProblem, verificationProblem } from './bearer-problem';
 import { UnverifiedTokenError } from './auth.errors';
 import { trace } from '@opentelemetry/api';
@@ -21,12 +26,19 @@ import { Principal } from './principal';
  * and an `error_description` saying which mistake it was (bearer-problem.ts; MCP clients read it too). A lost
  * database stays a 503. A token passport-jwt verified before is not verified again (JwtStrategy.verifiedClaims,
  * bounded): only its expiry, and its API token's and tenant's standing.
+ *
+ * The one description that compares what was sent with a secret: a token that is no JWT at all is told when it is
+ * the admin key, sent to the wrong API. That comparison would let a client guess the admin key here with no limit,
+ * so each one counts against the client address's admin-key failures, as a wrong key on the management API does;
+ * past them, the token is only "not a whole JWT".
  */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   constructor(
     private readonly strategy: JwtStrategy,
     private readonly tracing: Tracing,
+    private readonly budgets: RequestBudgets,
+    private readonly config: AppConfig,
   ) {}
 
   /** In a span "authenticate" (when tracing records); the tenant is named on it and on the request's span. */
@@ -48,17 +60,25 @@ export class BearerAuthGuard implements CanActivate {
   private principalOf(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
     const malformed = headerProblem(request.headers.authorization);
     // A header that cannot hold a verifiable token is refused as it is, without running passport on it.
-    if (malformed) return Promise.reject(challenged(malformed));
+    if (malformed === 'not_jwt') return this.refuseNotJwt(request);
+    if (malformed) return Promise.reject(challenge(malformed));
     const token = bearerToken(request);
-    if (token === null) return Promise.reject(challenged(undefined));
+    if (token === null) return Promise.reject(challenge(undefined));
     const claims = this.strategy.verifiedClaims(token);
     // A token verified before: only whether its API token and tenant still stand is asked again.
     const principal = claims ? this.strategy.principalOf(claims, request.arrivedAt) : this.authenticate(request, reply);
     return principal.catch((error: unknown) => {
       if (!(error instanceof DomainError)) throw error;
       // passport-jwt's failure (the token did not verify), or the strategy's (it did, but no longer stands).
-      throw challenged(error instanceof UnverifiedTokenError ? verificationProblem(error.failure) : 'no_longer_valid');
+      throw challenge(error instanceof UnverifiedTokenError ? verificationProblem(error.failure) : 'no_longer_valid');
     });
+  }
+
+  /** A token that is no JWT: the admin key is told so, while the client address has admin-key guesses left. */
+  private async refuseNotJwt(request: FastifyRequest): Promise<never> {
+    const token = bearerCredentials(request.headers.authorization) ?? '';
+    const { exceeded } = await this.budgets.count('admin-key-failures', `ip:${request.ip}`);
+    throw challenge(!exceeded && sameText(token, this.config.adminApiKey) ? 'admin_key' : 'not_jwt');
   }
 
   private authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
@@ -74,11 +94,7 @@ export class BearerAuthGuard implements CanActivate {
   }
 }
 
-const REALM = 'Bearer realm="action-gateway"';
-
 /** The contract's 401 with RFC 6750's challenge: no error code when no credentials came (section 3.1). */
-function challenged(problem: BearerProblem | undefined): InvalidTokenError {
-  const error = new InvalidTokenError();
-  error.headers['WWW-Authenticate'] = problem === undefined ? REALM : `${REALM}, error="invalid_token", error_description="${BEARER_PROBLEMS[problem]}"`;
-  return error;
+function challenge(problem: BearerProblem | undefined): InvalidTokenError {
+  return challenged(GATEWAY_REALM, problem === undefined ? undefined : BEARER_PROBLEMS[problem]);
 }

@@ -1,4 +1,4 @@
-import { API_TOKEN_PREFIX } from './token-credentials';
+import { API_TOKEN_PREFIX, HEADER_SHAPE_PROBLEMS, HeaderShapeProblem, headerShapeProblem, JWT_SHAPE } from '../common/bearer-challenge';
 import { bearerCredentials } from '../common/bearer-credentials';
 
 /**
@@ -12,35 +12,29 @@ import { bearerCredentials } from '../common/bearer-credentials';
  * text is fixed (nothing the caller sent is echoed) and fits a quoted-string: no `"` and no `\`.
  */
 export type BearerProblem =
-  | 'scheme'
-  | 'empty'
-  | 'trailing'
+  | HeaderShapeProblem
   | 'api_token'
   | 'api_token_without_scheme'
   | 'not_jwt'
+  | 'admin_key'
   | 'signature'
   | 'expired'
   | 'foreign'
   | 'no_longer_valid';
 
 export const BEARER_PROBLEMS: Record<BearerProblem, string> = {
-  scheme: "The Authorization header must be 'Bearer <token>'",
-  empty: "The Authorization header has no token after 'Bearer'",
-  trailing: "The Authorization header must be 'Bearer <token>' with nothing after the token",
+  ...HEADER_SHAPE_PROBLEMS,
   api_token: 'This is an API token (agw_...): exchange it for a bearer token at POST /api/v1/gateway/token/exchange first',
   api_token_without_scheme:
     "The Authorization header must be 'Bearer <token>', and an API token (agw_...) must first be exchanged for a bearer token at POST /api/v1/gateway/token/exchange",
   not_jwt: 'The bearer token is not a whole JWT (three dot-separated parts): was it cut short when copied?',
+  admin_key:
+    'This is the admin key (ADMIN_API_KEY), which only the management API (/api/v1/admin) takes: the gateway API takes the bearer token that POST /api/v1/gateway/token/exchange gives for an API token',
   signature: 'The bearer token signature does not verify: it was cut short or changed, or another gateway issued it',
   expired: 'The bearer token expired: exchange the API token for a new one',
   foreign: 'The bearer token was not issued by this gateway',
   no_longer_valid: 'The API token behind this bearer token was revoked or has expired, or its tenant is disabled',
 };
-
-// Three base64url parts, the last (the signature) possibly empty, as a compact JWS is written.
-const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
-const EMPTY_BEARER = /^\s*Bearer\s*$/i;
-const BEARER_SCHEME = /^\s*Bearer\s/i;
 
 /**
  * What is wrong with the `Authorization` header itself, before any token is verified: undefined when it carries a
@@ -51,9 +45,8 @@ export function headerProblem(header: string | string[] | undefined): BearerProb
   if (typeof header !== 'string') return 'scheme';
   const token = bearerCredentials(header);
   if (token === null) {
-    if (EMPTY_BEARER.test(header)) return 'empty';
-    if (BEARER_SCHEME.test(header)) return 'trailing';
-    return header.trim().startsWith(API_TOKEN_PREFIX) ? 'api_token_without_scheme' : 'scheme';
+    const shape = headerShapeProblem(header);
+    return shape === 'scheme' && header.trim().startsWith(API_TOKEN_PREFIX) ? 'api_token_without_scheme' : shape;
   }
   if (token.startsWith(API_TOKEN_PREFIX)) return 'api_token';
   return JWT_SHAPE.test(token) ? undefined : 'not_jwt';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { API_TOKEN_PREFIX } from '../common/bearer-challenge';
 
-export const API_TOKEN_PREFIX = 'agw_';
 const PREFIX_SHOWN = 12;
 
 /** A new API token: `agw_` and 256 random bits, with what is stored of it. */

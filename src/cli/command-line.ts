@@ -6,7 +6,7 @@ import { COMMANDS, Command, CommandError, Options, UsageError, optionsOf } from 
 import { commandHelp, generalHelp } from './help';
 
 /** What the arguments ask for: a help text, or a command with its options. */
-export type Invocation = { help: string } | { name: string; command: Command; options: Options };
+type Invocation = { help: string } | { name: string; command: Command; options: Options };
 
 const HELP_FLAGS = new Set(['-h', '--help']);
 

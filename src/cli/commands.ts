@@ -6,7 +6,7 @@ export type AdminRequest = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
 
 export type Options = Record<string, string | undefined>;
 
-export interface OptionSpec {
+interface OptionSpec {
   name: string;
   /** What the value is, as the usage line shows it: `--name <name>`. */
   value: string;
@@ -371,7 +371,7 @@ export function optionsOf(command: Command): OptionSpec[] {
   return [...(command.tenant ? TENANT_OPTIONS : []), ...command.options, OUTPUT_OPTION];
 }
 
-export const OUTPUT_OPTION: OptionSpec = {
+const OUTPUT_OPTION: OptionSpec = {
   name: 'output',
   value: 'file',
   description: 'write the JSON to a new file readable by you only (mode 0600) instead of printing it',

@@ -3,7 +3,7 @@ import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { createApp } from '../app.factory';
 import { describeStartupFailure } from '../common/startup-failure';
 import { AppConfig } from '../config/app-config';
-import { localOrigin } from '../config/development-hints';
+import { adminKeySource, localOrigin } from '../config/development-hints';
 import { loadConfig } from '../config/load-config';
 import { EmbeddedPostgres } from '../database/embedded-postgres';
 import { parseCommandLine, readJsonFiles } from './command-line';
@@ -58,7 +58,7 @@ function createPrivateFile(path: string): { path: string; fd: number } {
 
 async function withAdminApi<T>(config: AppConfig, work: (request: AdminRequest) => Promise<T>): Promise<T> {
   const running = config.databaseUrl ? undefined : await runningServiceOf(config.dataDir);
-  if (running) return work(adminClient(running, config.adminApiKey));
+  if (running) return work(adminClient(running, config.adminApiKey, () => refusedKey(running, config)));
   // Without PUBLIC_URL, a portal link is made with the address its request reached: this copy's port, closed when
   // the command ends. The link belongs to the service this configuration runs, on PORT.
   const publicUrl = config.console.publicUrl ?? localOrigin(config.host, config.port);
@@ -83,7 +83,11 @@ async function runningServiceOf(dataDir: string): Promise<string | undefined> {
   throw new CommandError(`the embedded database in ${dataDir} is held by a process that does not answer`);
 }
 
-function adminClient(baseUrl: string, adminApiKey: string): AdminRequest {
+/**
+ * The management API at `baseUrl` with `adminApiKey`. `refused` says what to do when the service refuses the key:
+ * only a service started with another configuration can (the command line's own copy runs with its key).
+ */
+function adminClient(baseUrl: string, adminApiKey: string, refused?: () => string): AdminRequest {
   return async (method, path, body) => {
     const response = await fetch(`${baseUrl}/api/v1/admin${path}`, {
       method,
@@ -91,9 +95,25 @@ function adminClient(baseUrl: string, adminApiKey: string): AdminRequest {
       body: typeof body === 'string' ? body : body ? JSON.stringify(body) : undefined,
     });
     const text = await response.text();
+    if (response.status === 401 && refused) throw new CommandError(refused());
     if (!response.ok) throw new CommandError(apiProblem(response.status, text));
     return text ? JSON.parse(text) : undefined;
   };
+}
+
+/**
+ * The running service refused this command line's admin key: the service was started with another ADMIN_API_KEY
+ * (set in its environment, while this command line read the one generated into DATA_DIR, or the other way round).
+ */
+function refusedKey(serviceUrl: string, config: AppConfig): string {
+  const source = adminKeySource(config);
+  const fromFile = source !== undefined && 'file' in source;
+  const mine = fromFile ? `ADMIN_API_KEY in ${source.file}` : 'the ADMIN_API_KEY set in its environment';
+  const theirs = fromFile ? 'the ADMIN_API_KEY set in its environment' : `its own (ADMIN_API_KEY in ${config.dataDir}/secrets.json when none was set for it)`;
+  return (
+    `the service running at ${serviceUrl} refused this command line's admin key (${mine}): the service uses ${theirs}. ` +
+    "Run the command with the service's key: ADMIN_API_KEY=<the service's key> npm run -s gateway -- <command>"
+  );
 }
 
 /** `{"error":"Tenant not found"}` → `tenant not found`; with details, `invalid request: name: must be …`. */

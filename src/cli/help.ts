@@ -4,7 +4,7 @@ const PROGRAM = 'npm run gateway --';
 const HELP_OPTION = { flag: '-h, --help', description: 'show this help' };
 
 /** `api-tokens:create (--tenant <name> | --tenant-id <id>) --name <name> [--expires-at <date-time>] [--output <file>]` */
-export function commandUsage(name: string, command: Command): string {
+function commandUsage(name: string, command: Command): string {
   const parts = [PROGRAM, name];
   if (command.tenant) parts.push('(--tenant <name> | --tenant-id <id>)');
   if (command.usage) parts.push(command.usage);

@@ -2,7 +2,7 @@ import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Where a running service on this DATA_DIR can be reached, so the command line goes through it. */
-export interface RunningService {
+interface RunningService {
   pid: number;
   url: string;
 }

@@ -17,7 +17,7 @@ export const ERROR_EXAMPLES: Record<number, { description: string; example: Erro
 };
 
 /** An error answer whose examples are this operation's own texts rather than the general one. */
-export interface ErrorCase {
+interface ErrorCase {
   status: number;
   examples: ErrorBody[];
 }

@@ -1,12 +1,14 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
-import { getMetadataStorage, validateSync, ValidationError } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
 import { InvalidRequestError } from './common.errors';
 
 const BODY_OPTIONAL = Symbol('body optional');
 const UNKNOWN_FIELDS = Symbol('unknown fields refused');
+const UNKNOWN_NOTED = Symbol('unknown fields noted');
+const ONE_OF = Symbol('one of required');
 
 /** How a DTO marked `@RefusesUnknownFields` explains the fields it does not take, given their names and the body. */
-export type UnknownFieldsHint = (unknown: string[], body: Record<string, unknown>) => string;
+type UnknownFieldsHint = (unknown: string[], body: Record<string, unknown>) => string;
 
 /**
  * On a DTO whose fields are all optional: a request with no body (none at all, or an empty one) is taken as `{}`,
@@ -30,6 +32,29 @@ export function RefusesUnknownFields(hint: UnknownFieldsHint): ClassDecorator {
   };
 }
 
+/** How a DTO marked `@NotesUnknownFields` advises on one field it does not take: the field likely meant. */
+type UnknownFieldAdvice = (name: string) => string;
+
+/**
+ * On a DTO whose unknown fields are ignored (the contract's rule for action bodies): when the body is refused for
+ * another reason, its unknown fields are named after the problems, each with `advice` (`webhook: unknown field (did
+ * you mean "webhook_url"?)`), since a misspelt field is the likely reason a required one is missing. A body that
+ * passes keeps its unknown fields ignored: they never turn a valid request into a 400. `ignored` names the fields
+ * the contract ignores by name (read-only ones), which are not unknown.
+ */
+export function NotesUnknownFields(advice: UnknownFieldAdvice, ignored: readonly string[] = []): ClassDecorator {
+  return (target) => {
+    Object.defineProperty(target, UNKNOWN_NOTED, { value: { advice, ignored: new Set(ignored) } });
+  };
+}
+
+/** On a DTO whose fields are each optional but not all: at least one of `fields` must be present. */
+export function RequiresOneOf(...fields: string[]): ClassDecorator {
+  return (target) => {
+    Object.defineProperty(target, ONE_OF, { value: fields });
+  };
+}
+
 /** Names listed in a refusal; the rest are counted. Each is cut too: both are the caller's text, echoed. */
 const NAMES_LISTED = 10;
 const NAME_SHOWN = 64;
@@ -49,24 +74,42 @@ export class BodyValidationPipe implements PipeTransform {
     if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) {
       throw new InvalidRequestError('body: must be a JSON object');
     }
-    refuseUnknownFields(metadata.metatype, value as Record<string, unknown>);
+    const body = value as Record<string, unknown>;
+    refuseUnknownFields(metadata.metatype, body);
     const dto = Object.assign(new (metadata.metatype as new () => object)(), value);
     const errors = validateSync(dto, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true });
-    if (errors.length > 0) throw new InvalidRequestError(formatErrors(errors));
+    const problems = errors.map((error) => `${error.property}: ${Object.values(error.constraints ?? {}).join(', ') || 'is invalid'}`);
+    const oneOf = ownSymbol<string[]>(metadata.metatype, ONE_OF);
+    if (oneOf && !oneOf.some((field) => body[field] !== undefined)) problems.push(`body: at least one of ${oneOf.join(', ')} is required`);
+    if (problems.length > 0) throw new InvalidRequestError([...problems, ...unknownFieldNotes(metadata.metatype, body)].join('; '));
     return dto;
   }
 }
 
-export function formatErrors(errors: ValidationError[]): string {
-  return errors
-    .map((error) => `${error.property}: ${Object.values(error.constraints ?? {}).join(', ') || 'is invalid'}`)
-    .join('; ');
+function ownSymbol<T>(metatype: NonNullable<ArgumentMetadata['metatype']>, symbol: symbol): T | undefined {
+  return Object.hasOwn(metatype, symbol) ? (metatype as unknown as Record<symbol, T>)[symbol] : undefined;
+}
+
+/** The fields a DTO declares (its validation rules' properties). */
+function declaredFields(metatype: NonNullable<ArgumentMetadata['metatype']>): Set<string> {
+  return new Set(getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).map((rule) => rule.propertyName));
+}
+
+/** `webhook: unknown field (did you mean "webhook_url"?)` for each field of `body` the DTO neither takes nor ignores. */
+function unknownFieldNotes(metatype: NonNullable<ArgumentMetadata['metatype']>, body: Record<string, unknown>): string[] {
+  const noted = ownSymbol<{ advice: UnknownFieldAdvice; ignored: Set<string> }>(metatype, UNKNOWN_NOTED);
+  if (!noted) return [];
+  const known = declaredFields(metatype);
+  const unknown = Object.keys(body).filter((field) => !known.has(field) && !noted.ignored.has(field));
+  const notes = unknown.slice(0, NAMES_LISTED).map((field) => `${fieldName(field)}: unknown field (${noted.advice(shownName(field))})`);
+  if (unknown.length > NAMES_LISTED) notes.push(`and ${unknown.length - NAMES_LISTED} more unknown fields`);
+  return notes;
 }
 
 function refuseUnknownFields(metatype: NonNullable<ArgumentMetadata['metatype']>, body: Record<string, unknown>): void {
-  const hint = Object.hasOwn(metatype, UNKNOWN_FIELDS) ? ((metatype as unknown as Record<symbol, UnknownFieldsHint>)[UNKNOWN_FIELDS]) : undefined;
+  const hint = ownSymbol<UnknownFieldsHint>(metatype, UNKNOWN_FIELDS);
   if (!hint) return;
-  const known = new Set(getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).map((rule) => rule.propertyName));
+  const known = declaredFields(metatype);
   const unknown = Object.keys(body).filter((field) => !known.has(field));
   if (unknown.length === 0) return;
   const listed = unknown.slice(0, NAMES_LISTED).map(fieldName);

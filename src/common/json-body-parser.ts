@@ -86,7 +86,7 @@ export class RawBody {
 }
 
 /** What a route keeps of its body besides the parsed value (see RawBody.parseObject). */
-export interface BodyReading {
+interface BodyReading {
   forwardsAsWritten?: boolean;
   keepWrittenText?: readonly string[];
 }

@@ -60,6 +60,21 @@ export class AppConfig {
     readonly adminKeyFailuresPerMinute: number;
   };
   readonly actionsPerTenant: number;
+  /** Executions accepted with `Prefer: respond-async`, run in the background from a job queue (AsyncExecutions). */
+  readonly asyncExecutions: {
+    /** How many of a tenant's may be unfinished (pending or running) at once; past it, 429. */
+    readonly perTenant: number;
+    /**
+     * How many this replica runs at once; 0: it accepts them but runs none and leaves the queue's upkeep to others
+     * (a replica that only answers requests), so at least one replica must have more.
+     */
+    readonly concurrency: number;
+    /**
+     * How long a replica holds a run before the queue gives it to another: a replica that died mid-call (SIGKILL)
+     * loses it after this. Longer than WEBHOOK_TIMEOUT_MS, so a live run is never given away.
+     */
+    readonly leaseMs: number;
+  };
   /**
    * Each tenant's time in the schema worker per minute (per process): once spent, its checks in the worker are
    * refused with 429 until enough of it is a minute old (SchemaSandbox).

@@ -40,7 +40,7 @@ function Text(): PropertyDecorator {
   return (target, property) => decorators.forEach((decorate) => decorate(target, property));
 }
 
-export const NODE_ENVIRONMENTS = ['production', 'development', 'test'] as const;
+const NODE_ENVIRONMENTS = ['production', 'development', 'test'] as const;
 
 /**
  * The raw environment, as the operator wrote it. Validated once at boot; nothing else reads process.env. Each
@@ -126,6 +126,15 @@ export class EnvironmentVariables {
 
   @Integer(1)
   ACTIONS_PER_TENANT?: number;
+
+  @Integer(1, 100_000)
+  ASYNC_EXECUTIONS_PER_TENANT?: number;
+
+  @Integer(0, 1_000)
+  ASYNC_EXECUTION_CONCURRENCY?: number;
+
+  @Integer(2_000, 86_400_000)
+  ASYNC_EXECUTION_LEASE_MS?: number;
 
   @Bool()
   WEBHOOK_ALLOW_PRIVATE_NETWORKS?: boolean;

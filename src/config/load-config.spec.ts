@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       databasePoolSize: 10,
       redisUrl: undefined,
       actionsPerTenant: 100,
+      asyncExecutions: { perTenant: 100, concurrency: 20, leaseMs: 60_000 },
       schemaWorkerMsPerMinute: 10_000,
       runMigrations: true,
       webhook: { timeoutMs: 30_000, allowPrivateNetworks: true, requireHttps: false },
@@ -202,6 +203,8 @@ describe('loadConfig', () => {
     [{ WEBHOOK_REQUIRE_HTTPS: 'maybe' }, 'WEBHOOK_REQUIRE_HTTPS must be true or false, not "maybe"'],
     [{ JWT_ALGORITHM: 'none' }, 'JWT_ALGORITHM must be one of HS256, HS384, HS512, not "none"'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose"'],
+    [{ ASYNC_EXECUTION_LEASE_MS: '10000', WEBHOOK_TIMEOUT_MS: '10000' }, 'ASYNC_EXECUTION_LEASE_MS must be at least WEBHOOK_TIMEOUT_MS + 1000 (11000), not 10000'],
+    [{ ASYNC_EXECUTIONS_PER_TENANT: '0' }, 'ASYNC_EXECUTIONS_PER_TENANT must be a whole number from 1 to 100000, not "0"'],
   ])('says in plain words what is wrong with %j', (override, message) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...override })).toThrow(`Configuration error: ${message}`);
   });

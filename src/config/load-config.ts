@@ -56,6 +56,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (env.EXECUTION_PAYLOAD_RETENTION_DAYS !== undefined && env.EXECUTION_PAYLOAD_RETENTION_DAYS > executionRetentionDays) {
     problem('EXECUTION_PAYLOAD_RETENTION_DAYS', `must be at most EXECUTION_RETENTION_DAYS (${executionRetentionDays}), not ${env.EXECUTION_PAYLOAD_RETENTION_DAYS}`);
   }
+  const webhookTimeoutMs = env.WEBHOOK_TIMEOUT_MS ?? 30_000;
+  // A run must end (its call, retries and storing) within its lease, or another replica runs it again meanwhile.
+  if (env.ASYNC_EXECUTION_LEASE_MS !== undefined && env.ASYNC_EXECUTION_LEASE_MS < webhookTimeoutMs + 1_000) {
+    problem('ASYNC_EXECUTION_LEASE_MS', `must be at least WEBHOOK_TIMEOUT_MS + 1000 (${webhookTimeoutMs + 1_000}), not ${env.ASYNC_EXECUTION_LEASE_MS}`);
+  }
   const maskedHeaders = maskedHeaderWords(env.EXECUTION_PAYLOAD_MASKED_HEADERS, problem);
   const mcpAllowedOrigins = originList('MCP_ALLOWED_ORIGINS', env.MCP_ALLOWED_ORIGINS, problem);
   if (problems.length > 0) throw new ConfigError(problems);
@@ -84,7 +89,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     adminApiKeyFile: production || env.ADMIN_API_KEY ? undefined : join(dataDir, SECRETS_FILE),
     encryptionKey: encryptionKey(secrets.ENCRYPTION_KEY),
     webhook: {
-      timeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 30_000,
+      timeoutMs: webhookTimeoutMs,
       maxRetries: env.WEBHOOK_MAX_RETRIES ?? 2,
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? !production,
       requireHttps: env.WEBHOOK_REQUIRE_HTTPS ?? production,
@@ -96,6 +101,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       adminKeyFailuresPerMinute: env.ADMIN_KEY_FAILURES_PER_MINUTE ?? 30,
     },
     actionsPerTenant: env.ACTIONS_PER_TENANT ?? 100,
+    asyncExecutions: {
+      perTenant: env.ASYNC_EXECUTIONS_PER_TENANT ?? 100,
+      concurrency: env.ASYNC_EXECUTION_CONCURRENCY ?? 20,
+      leaseMs: env.ASYNC_EXECUTION_LEASE_MS ?? webhookTimeoutMs + 30_000,
+    },
     schemaWorkerMsPerMinute: env.SCHEMA_WORKER_MS_PER_MINUTE ?? 10_000,
     executionRetentionDays,
     executionPayloadRetentionDays: env.EXECUTION_PAYLOAD_RETENTION_DAYS ?? Math.min(7, executionRetentionDays),
@@ -241,7 +251,7 @@ const TRUST_PROXY_FORMS = 'false, the number of proxies in front (1 for one load
  * back from the right of X-Forwarded-For; an address list takes the right-most address that is not one of the
  * listed proxies. `true` is refused: it would take the left-most address, which the client itself writes.
  */
-export function trustProxySetting(value: string | undefined, problem: Report): TrustProxy {
+function trustProxySetting(value: string | undefined, problem: Report): TrustProxy {
   const text = (value ?? '').trim();
   if (['', 'false', '0', 'no', 'off'].includes(text.toLowerCase())) return false;
   if (/^\d+$/.test(text)) return Number(text);

@@ -14,7 +14,7 @@ export interface PortalBranding {
   readonly primaryColor?: string;
 }
 
-export interface PortalVariables {
+interface PortalVariables {
   PORTAL_PLATFORM_NAME?: string;
   PORTAL_RETURN_URL?: string;
   PORTAL_LOGO_URL?: string;
@@ -23,7 +23,7 @@ export interface PortalVariables {
 
 type Report = (variable: string, problem: string) => void;
 
-export const PLATFORM_NAME_MAX = 60;
+const PLATFORM_NAME_MAX = 60;
 const URL_MAX = 2048;
 
 /**

@@ -12,7 +12,7 @@ const PLACEHOLDER = /change.?me|example|placeholder|^(secret|password)$/i;
  * hex characters: 92 bits at the lowest in 200,000 draws; 32 random bytes: 138), while `aaaa…`, `abab…` or
  * `abcd` × 10 score 0, 40 and 80.
  */
-export const MIN_ESTIMATED_BITS = 85;
+const MIN_ESTIMATED_BITS = 85;
 
 export function estimatedBits(symbols: ArrayLike<string | number>): number {
   const counts = new Map<string | number, number>();

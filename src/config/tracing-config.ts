@@ -1,7 +1,7 @@
 /** Where spans go: an OTLP collector (in one of OTLP's three protocols), the console (stdout), or both. */
 export type TraceExporterName = 'otlp' | 'console';
-export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
-export type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
+type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
+type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
 
 /**
  * OpenTelemetry tracing, from the standard `OTEL_*` variables (docs/operations.md, "Tracing"). Spans are recorded
@@ -22,7 +22,7 @@ export interface TracingSettings {
 }
 
 /** The OTEL_* variables this service reads itself (the exporters read their own connection details too). */
-export interface TracingVariables {
+interface TracingVariables {
   OTEL_SDK_DISABLED?: boolean;
   OTEL_TRACES_EXPORTER?: string;
   OTEL_EXPORTER_OTLP_PROTOCOL?: string;
@@ -42,7 +42,7 @@ export interface TracingVariables {
 
 type Report = (variable: string, problem: string) => void;
 
-export const DEFAULT_SERVICE_NAME = 'action-gateway';
+const DEFAULT_SERVICE_NAME = 'action-gateway';
 const PROTOCOLS: readonly OtlpProtocol[] = ['http/protobuf', 'http/json', 'grpc'];
 const SAMPLERS: readonly SamplerName[] = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'];
 /** Propagators other SDKs know that this service does not: named in a warning, then ignored. */

@@ -11,14 +11,14 @@ import { ConsoleSession } from './console-session.entity';
 import { PortalLink } from './portal-link.entity';
 
 /** A session with the standing and name of its tenant (null for operator sessions). */
-export interface SessionWithTenant {
+interface SessionWithTenant {
   session: ConsoleSession;
   tenantStatus: TenantStatus | null;
   tenantName: string | null;
 }
 
 /** An unused, unexpired portal link of an active tenant, as it would open: whose portal, until when. */
-export interface UsablePortalLink {
+interface UsablePortalLink {
   tenantId: string;
   tenantName: string;
   expiresAt: Date;

@@ -14,7 +14,7 @@ import { PortalLink } from './portal-link.entity';
 import { csrfTokenFor, newSecret, PORTAL_TOKEN_PREFIX, sameText, sha256Hex, TENANT_SESSION_PREFIX } from './secrets';
 
 const PRUNE_EVERY_MS = 3_600_000;
-export const PORTAL_PATH = '/console/portal';
+const PORTAL_PATH = '/console/portal';
 
 /** A session just opened: the secret goes into the cookie and nowhere else. */
 export interface OpenedSession {

@@ -1,10 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { challenged, MANAGEMENT_REALM } from '../common/bearer-challenge';
 import { bearerCredentials } from '../common/bearer-credentials';
-import { InvalidTokenError } from '../common/common.errors';
 import { RequestBudgets } from '../rate-limit/request-budgets';
 import { TenantNotFoundError } from '../tenancy/tenancy.errors';
+import { ADMIN_KEY_PROBLEMS, adminKeyProblem } from './admin-key-problem';
 import { CsrfTokenError, OperatorsOnlyError } from './console-auth.errors';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { ManagementPrincipal } from './management-principal';
@@ -16,7 +17,7 @@ import { Tracing } from '../tracing/tracing';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export type ManagementRequest = FastifyRequest & { management?: ManagementPrincipal; params: Record<string, string | undefined> };
+type ManagementRequest = FastifyRequest & { management?: ManagementPrincipal; params: Record<string, string | undefined> };
 
 /**
  * Who may call the management API: `Authorization: Bearer <ADMIN_API_KEY>` (compared in constant time), or a
@@ -28,7 +29,9 @@ export type ManagementRequest = FastifyRequest & { management?: ManagementPrinci
  * Every request let in is counted (RequestBudgets): a tenant session's against its tenant's hourly budget, the
  * very counter of its bearer requests, so the console is no way around the limit (and the registration tests a
  * session's action changes send stay within it); an operator's against the operators' budget. A wrong admin key
- * is counted against its client address's failures; past their limit it is a 429 rather than a 401.
+ * is counted against its client address's failures; past their limit it is a 429 rather than a 401. A 401 carries
+ * RFC 6750's challenge, as the gateway API's does: with the header's credential refused, a description of which
+ * mistake it was (admin-key-problem.ts: a tenant's token, a wrong key, a malformed header).
  */
 @Injectable()
 export class ManagementAuthGuard implements CanActivate {
@@ -65,13 +68,13 @@ export class ManagementAuthGuard implements CanActivate {
       if (!key || !this.sessions.isAdminKey(key)) {
         // Only a guess counts: a header that carries no key at all cannot find the right one.
         if (key) await this.budgets.countFailure('admin-key-failures', `ip:${request.ip}`);
-        throw new InvalidTokenError();
+        throw challenged(MANAGEMENT_REALM, ADMIN_KEY_PROBLEMS[adminKeyProblem(header)]);
       }
       return { kind: 'operator' };
     }
     const secret = readSessionCookie(request);
     const resolved = secret ? await this.sessions.resolve(secret) : undefined;
-    if (!secret || !resolved) throw new InvalidTokenError();
+    if (!secret || !resolved) throw challenged(MANAGEMENT_REALM);
     if (!SAFE_METHODS.has(request.method) && !this.sessions.csrfMatches(secret, request.headers[CSRF_HEADER])) {
       throw new CsrfTokenError();
     }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /** Portal link tokens start with this, so one is recognisable in a log or a support ticket. */
 export const PORTAL_TOKEN_PREFIX = 'agwp_';
@@ -29,7 +29,4 @@ export function csrfTokenFor(secret: string): string {
   return createHmac('sha256', secret).update('console csrf token').digest('base64url');
 }
 
-/** Constant-time equality of two texts of any lengths (their digests are compared). */
-export function sameText(a: string, b: string): boolean {
-  return timingSafeEqual(createHash('sha256').update(a, 'utf8').digest(), createHash('sha256').update(b, 'utf8').digest());
-}
+export { sameText } from '../common/same-text';

@@ -2,14 +2,14 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ADMIN_PREFIX } from '../common/routes';
 
-export const SESSION_COOKIE = 'agw_console_session';
+const SESSION_COOKIE = 'agw_console_session';
 export const CSRF_HEADER = 'x-csrf-token';
 
 /**
  * The session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), Secure in
  * production, and sent only to the management API, the one place that reads it.
  */
-export function sessionCookieOptions(secure: boolean, expires?: Date): CookieSerializeOptions {
+function sessionCookieOptions(secure: boolean, expires?: Date): CookieSerializeOptions {
   return { httpOnly: true, sameSite: 'strict', secure, path: `/${ADMIN_PREFIX}`, ...(expires ? { expires } : {}) };
 }
 

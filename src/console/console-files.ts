@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-export const CONSOLE_PATH = '/console';
+const CONSOLE_PATH = '/console';
 export const CONSOLE_ASSETS_PATH = `${CONSOLE_PATH}/assets/`;
 
 /**

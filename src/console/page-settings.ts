@@ -3,13 +3,13 @@ import type { PortalBranding } from '../config/portal-config';
 import { AdminKeySource, adminKeySource } from '../config/development-hints';
 
 /** The name of the meta element that carries PageSettings in the console's page. */
-export const PAGE_SETTINGS_META = 'gateway-settings';
+const PAGE_SETTINGS_META = 'gateway-settings';
 
 /**
  * What the console needs to know of the service before anyone signs in, given in its page (a meta element: the
  * page's Content-Security-Policy allows no inline script), so no request and no API answer carries it.
  */
-export interface PageSettings {
+interface PageSettings {
   /** Outside production only: where the development admin key is, for the sign-in page. */
   adminKey?: AdminKeySource;
   /** The platform's branding of the tenant portal (PORTAL_* variables), when any is set: public, like the page. */

@@ -7,9 +7,9 @@ import { Metrics } from '../metrics/metrics';
 import { Statement } from './statement';
 
 /** A statement's parameters as the one argument after it, which a statement without parameters may leave out. */
-export type ParametersOf<Params extends readonly unknown[]> = Params extends readonly [] ? [] : [parameters: NoInfer<Params>];
+type ParametersOf<Params extends readonly unknown[]> = Params extends readonly [] ? [] : [parameters: NoInfer<Params>];
 
-export interface PoolStats {
+interface PoolStats {
   total: number;
   idle: number;
   waiting: number;

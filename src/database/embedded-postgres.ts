@@ -9,7 +9,7 @@ import { EmbeddedSocketServer, ProtocolHandlerClass } from './embedded-socket-se
  * Where a running embedded database can be reached, and with what password (user `postgres`, database
  * `postgres`); written to DATA_DIR (readable by its owner only) so other processes of that user can connect.
  */
-export interface EmbeddedEndpoint {
+interface EmbeddedEndpoint {
   pid: number;
   host: string;
   port: number;

@@ -42,7 +42,7 @@ interface Connection {
 }
 
 /** Who may connect over TCP. Connections from inside the process (connectInProcess) need nothing. */
-export interface TcpAccess {
+interface TcpAccess {
   /** What a TCP client must give; undefined: no password is asked (tests of the protocol alone). */
   password: string | undefined;
   /** How long a TCP client may take to start up and give the password, before its socket is closed (10 s). */

@@ -6,7 +6,7 @@
  * `*.repository.ts` class needs one; the spec fails on a method without it and on a file that is not what the
  * code sends now.
  */
-export interface SqlExample {
+interface SqlExample {
   /** Told apart from the method's other examples in the file; absent for a method's only one. */
   name?: string;
   /** The method's arguments: DummyValue's, or entities built from them. */

@@ -17,7 +17,7 @@ import { ExecutionsService } from './executions.service';
 import { parseReplayPeriod } from './execution-query';
 
 /** At most this many executions in one bulk replay: the default hourly budget of a tenant. */
-export const MAX_BULK_REPLAY = 1_000;
+const MAX_BULK_REPLAY = 1_000;
 const PAGE = 100;
 const DAY_MS = 86_400_000;
 /** A running replay whose progress was not written for this long is taken as stopped (its replica went away). */
@@ -30,7 +30,7 @@ export class ReplayNotFoundError extends DomainError {
   }
 }
 
-export class ReplayRunningError extends DomainError {
+class ReplayRunningError extends DomainError {
   readonly kind = 'conflict';
   constructor(id: string) {
     super(`a bulk replay is already running for this tenant (${id})`);

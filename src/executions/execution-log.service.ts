@@ -11,7 +11,7 @@ import { ExecutionDetailDto, ExecutionPayloadDto, ExecutionWithPayloadDto } from
 import { ExecutionDto, LoggedExecutionDto } from './dto/execution.response';
 import { ExecutionStatsDto, StatsPointDto } from './dto/execution-stats.response';
 import { percentile } from './duration-histogram';
-import { Execution } from './execution.entity';
+import { Execution, UNFINISHED } from './execution.entity';
 import { ExecutionListQuery } from './execution-query';
 import { ExecutionNotFoundError } from './executions.errors';
 import { ExecutionFilter, ExecutionsRepository, StatsRow } from './executions.repository';
@@ -22,7 +22,7 @@ const HOUR_MS = 3_600_000;
 const CURSOR_LIST = 'executions';
 
 /** A page of the log. */
-export interface ExecutionPage<T> {
+interface ExecutionPage<T> {
   executions: T[];
   next_cursor: string | null;
 }
@@ -51,9 +51,14 @@ export class ExecutionLogService {
     const name = actionName ?? query.action;
     const filter: ExecutionFilter = { status: query.status, since: query.since, until: query.until };
     if (name !== undefined) filter.actionId = (await this.actions.findExecutable(tenantId, name, asOf)).id;
+    const filters = filtersOf(filter);
     if (query.cursor !== undefined) {
       const position = this.cursors.read(CURSOR_LIST, tenantId, query.cursor);
-      if (!position || position.length !== 2 || !isUuid(position[1])) throw new InvalidRequestError('cursor: is not a cursor this list gave');
+      if (!position || position.length < 2 || position.length > 3 || !isUuid(position[1])) throw new InvalidRequestError('cursor: is not a cursor this list gave');
+      // A cursor from before cursors named their filters (two parts) continues under any.
+      if (position.length === 3 && position[2] !== filters) {
+        throw new InvalidRequestError('cursor: was given for other filters; send the status, action, since and until of the page it came from');
+      }
       filter.after = { createdAt: position[0], id: position[1] };
     }
     const rows = await this.executions.list(tenantId, filter, this.keptSince(), query.limit + 1);
@@ -61,7 +66,7 @@ export class ExecutionLogService {
     const last = page[page.length - 1];
     return {
       executions: page.map((row) => row.execution),
-      next_cursor: rows.length > query.limit ? this.cursors.make(CURSOR_LIST, tenantId, [last.position, last.execution.id]) : null,
+      next_cursor: rows.length > query.limit ? this.cursors.make(CURSOR_LIST, tenantId, [last.position, last.execution.id, filters]) : null,
     };
   }
 
@@ -83,6 +88,11 @@ export class ExecutionLogService {
     return { ...mapWithAttempts(execution), payload };
   }
 
+  /** One execution of the tenant by id, whichever action it ran, as stored (an MCP task's state), if still kept. */
+  async findOfTenant(tenantId: TenantId, id: string): Promise<Execution | undefined> {
+    return isUuid(id) ? this.executions.find(tenantId, id.toLowerCase(), this.keptSince()) : undefined;
+  }
+
   /**
    * One execution of the tenant, whichever action it ran (the console's "go to an execution" by id; a tenant's
    * developer holding the webhook-id a receiver logged), with its attempts and its payload.
@@ -101,6 +111,7 @@ export class ExecutionLogService {
   }
 
   private async payloadOf(tenantId: TenantId, execution: Execution): Promise<ExecutionPayloadDto> {
+    if (UNFINISHED.includes(execution.status)) return { status: 'pending', request: null, attempts: null };
     if (execution.payload !== 'kept') return { status: 'not_logged', request: null, attempts: null };
     const stored = await this.executions.findPayload(tenantId, execution, this.keptSince(this.config.executionPayloadRetentionDays));
     return stored ? { status: 'kept', ...stored } : { status: 'expired', request: null, attempts: null };
@@ -138,6 +149,15 @@ export class ExecutionLogService {
   private keptSince(days = this.config.executionRetentionDays): Date {
     return new Date(this.clock.now().getTime() - days * DAY_MS);
   }
+}
+
+/**
+ * The filters a page was listed under, as its cursor keeps them: a cursor continues the list it came from, and
+ * the same position under other filters would be another list's middle (its newer executions never shown), so it
+ * is refused. The action by id, so the per-action list and the tenant-wide one filtered by that action are one.
+ */
+function filtersOf(filter: ExecutionFilter): string {
+  return JSON.stringify([filter.actionId ?? null, filter.status ?? null, filter.since?.toISOString() ?? null, filter.until?.toISOString() ?? null]);
 }
 
 /** A point per period from `from`, `count` of them, with zeros where nothing ran. */
@@ -178,7 +198,7 @@ function mapLogged(execution: Execution): LoggedExecutionDto {
   return { ...mapExecution(execution), replay_of: execution.replayOf };
 }
 
-export function mapWithAttempts(execution: Execution): ExecutionDetailDto {
+function mapWithAttempts(execution: Execution): ExecutionDetailDto {
   return {
     ...mapLogged(execution),
     attempt_log: execution.attemptLog.map((attempt) => ({

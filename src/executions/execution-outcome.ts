@@ -1,7 +1,7 @@
 import { MAX_BODY_DEPTH } from '../common/json-body-parser';
 import { nestsDeeperThan } from '../common/json-text';
 import { DeliveryOutcome } from '../webhooks/delivery-outcome';
-import { ExecutionStatus } from './execution.entity';
+import { FinishedStatus } from './execution.entity';
 
 /**
  * The longest `result` or `error` the delivery log keeps, in characters (Unicode code points): a longer text is
@@ -12,7 +12,7 @@ export const MAX_STORED_TEXT = 4_096;
 export const CUT_MARKER = '…[truncated]';
 
 export interface ExecutionVerdict {
-  status: ExecutionStatus;
+  status: FinishedStatus;
   httpStatus: number | null;
   result: string | null;
   error: string;
@@ -74,7 +74,7 @@ function failed(httpStatus: number | null, error: string): ExecutionVerdict {
  * A receiver's text as it can be stored and read back unchanged: U+0000 (which PostgreSQL text cannot hold) and
  * unpaired surrogates (which UTF-8 cannot encode) become U+FFFD.
  */
-export function wellFormedText(text: string): string {
+function wellFormedText(text: string): string {
   return (text as string & { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '\uFFFD');
 }
 

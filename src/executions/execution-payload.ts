@@ -42,7 +42,7 @@ export function responseHeaderMask(words: readonly string[]): HeaderMask {
   return (name) => SECRET_HEADERS.has(name) || words.some((word) => name.includes(word));
 }
 
-export interface LoggedBody {
+interface LoggedBody {
   /** The body as text when it is UTF-8 (a request body always is), else base64. */
   body: string | null;
   body_encoding: 'utf8' | 'base64';
@@ -50,16 +50,16 @@ export interface LoggedBody {
   body_truncated: boolean;
 }
 
-export interface LoggedRequest extends LoggedBody {
+interface LoggedRequest extends LoggedBody {
   headers: Record<string, string>;
 }
 
-export interface LoggedResponse extends LoggedBody {
+interface LoggedResponse extends LoggedBody {
   status: number;
   headers: Record<string, string>;
 }
 
-export interface LoggedAttempt {
+interface LoggedAttempt {
   attempt: number;
   /** The headers of this attempt (each attempt is signed afresh: webhook-timestamp and webhook-signature differ). */
   request_headers: Record<string, string>;

@@ -3,7 +3,7 @@ import { ExecutionStatus } from './execution.entity';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
-const STATUSES: readonly ExecutionStatus[] = ['succeeded', 'failed'];
+export const STATUSES: readonly ExecutionStatus[] = ['succeeded', 'failed', 'pending', 'running'];
 /** RFC 3339's date-time: a full date, a full time (fraction optional) and an offset (Z or ±hh:mm). */
 const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -25,7 +25,7 @@ export interface ExecutionListQuery {
  * `?limit=N` of an execution list: a positive integer, default 20. One answer holds at most 100 (the contract's
  * "at most 100"), so a larger N gives the newest 100.
  */
-export function parseExecutionLimit(raw: QueryValue): number {
+function parseExecutionLimit(raw: QueryValue): number {
   const text = once('limit', raw);
   if (text === undefined) return DEFAULT_LIMIT;
   const limit = /^\d+$/.test(text) ? Number(text) : NaN;
@@ -33,16 +33,19 @@ export function parseExecutionLimit(raw: QueryValue): number {
   return Math.min(limit, MAX_LIMIT);
 }
 
-/** `?status=succeeded|failed` of an execution list; absent: every status. */
-export function parseExecutionStatus(raw: QueryValue): ExecutionStatus | undefined {
+/** `?status=succeeded|failed|pending|running` of an execution list; absent: every status. */
+function parseExecutionStatus(raw: QueryValue): ExecutionStatus | undefined {
   const text = once('status', raw);
   if (text === undefined) return undefined;
-  if (!(STATUSES as readonly string[]).includes(text)) throw new InvalidRequestError('status: must be "succeeded" or "failed"');
+  if (!(STATUSES as readonly string[]).includes(text)) throw new InvalidRequestError('status: must be "succeeded", "failed", "pending" or "running"');
   return text as ExecutionStatus;
 }
 
-/** An RFC 3339 date-time (`2026-11-27T10:00:00Z`, `2026-11-27T11:00:00.5+01:00`); absent: undefined. */
-export function parseDateTime(name: string, raw: QueryValue): Date | undefined {
+/**
+ * An RFC 3339 date-time (`2026-11-27T10:00:00Z`, `2026-11-27T11:00:00.5+01:00`); absent: undefined. `inQuery`: it
+ * came in a query string, where an offset's unencoded + has become a space, which the refusal then says.
+ */
+function parseDateTime(name: string, raw: QueryValue, inQuery = false): Date | undefined {
   const text = once(name, raw);
   if (text === undefined) return undefined;
   const match = RFC_3339.exec(text);
@@ -50,7 +53,14 @@ export function parseDateTime(name: string, raw: QueryValue): Date | undefined {
   // Date.parse rolls 2026-02-30 over to March: a date that does not exist is refused, not moved.
   const exists =
     match && date && !Number.isNaN(date.getTime()) && Number(match[2]) <= 12 && Number(match[3]) <= daysIn(Number(match[1]), Number(match[2])) && Number(match[4]) < 24;
-  if (!exists) throw new InvalidRequestError(`${name}: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z`);
+  if (!exists) {
+    // In a query string a bare + is a space: `since=…T21:34:30+02:00` arrives as `…T21:34:30 02:00`.
+    const plus = inQuery ? text.replace(/ (?=\d{2}:\d{2}$)/, '+') : text;
+    if (plus !== text && RFC_3339.test(plus)) {
+      throw new InvalidRequestError(`${name}: its offset's + arrived as a space (a + in a query string means a space): send it as %2B, ${name}=${plus.replace('+', '%2B')}`);
+    }
+    throw new InvalidRequestError(`${name}: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z`);
+  }
   return date;
 }
 
@@ -71,8 +81,8 @@ export function parseExecutionListQuery(query: Record<string, QueryValue>, tenan
   };
   const limit = read(() => parseExecutionLimit(query.limit)) ?? DEFAULT_LIMIT;
   const status = read(() => parseExecutionStatus(query.status));
-  const since = read(() => parseDateTime('since', query.since));
-  const until = read(() => parseDateTime('until', query.until));
+  const since = read(() => parseDateTime('since', query.since, true));
+  const until = read(() => parseDateTime('until', query.until, true));
   const action = tenantWide ? read(() => once('action', query.action)) : undefined;
   if (action !== undefined && !/^[a-z0-9_]{1,100}$/.test(action)) problems.push('action: must be an action name');
   const cursor = read(() => once('cursor', query.cursor));

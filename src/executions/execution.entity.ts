@@ -1,7 +1,14 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export type ExecutionStatus = 'succeeded' | 'failed';
-export type PayloadState = 'kept' | 'off' | 'none';
+/** How an execution ended. */
+export type FinishedStatus = 'succeeded' | 'failed';
+/**
+ * An asynchronous execution (`Prefer: respond-async`) is `pending` until a replica takes it up, `running` while its
+ * call goes on, then finished; a synchronous one is stored finished.
+ */
+export type ExecutionStatus = FinishedStatus | 'pending' | 'running';
+export const UNFINISHED: readonly ExecutionStatus[] = ['pending', 'running'];
+type PayloadState = 'kept' | 'off' | 'none';
 
 /** One try at delivering an execution. */
 export interface AttemptRecord {

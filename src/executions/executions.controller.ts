@@ -1,4 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { prefersRespondAsync } from '../common/prefer';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentTenant } from '../auth/current-principal.decorator';
 import { ArrivedAt } from '../common/request-arrival';
@@ -21,6 +23,7 @@ import { parseExecutionListQuery, QueryValue } from './execution-query';
 import { ApiExecutionListQuery } from './execution-list.openapi';
 import { ExecutionsService } from './executions.service';
 import { BulkReplays } from './bulk-replays';
+import { accepted, ApiRespondAsync } from './respond-async';
 import { BulkReplayRequest, BulkReplayResponse } from './dto/bulk-replay';
 
 @ApiTags('executions')
@@ -49,6 +52,7 @@ export class ExecutionsController {
   })
   @ApiBody({ type: ExecuteActionRequest, required: false, description: 'May be left out: no body runs the action with parameters {}' })
   @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
+  @ApiRespondAsync('`Location` is `/api/v1/gateway/executions/{execution_id}`.')
   @ApiErrors(invalid('parameters: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }), conflict('no active HMAC key for this tenant'), 413)
   async execute(
     @CurrentTenant() tenantId: TenantId,
@@ -56,7 +60,14 @@ export class ExecutionsController {
     @Param('action_name') name: string,
     @Body() body: ExecuteActionRequest,
     @RequestTrace() trace: TraceParent,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ExecutionResponse> {
+    if (prefersRespondAsync(prefer)) {
+      const execution = await this.executions.accept(tenantId, name, body.parameters ?? {}, arrivedAt, trace);
+      accepted(reply, `/${GATEWAY_PREFIX}/executions/${execution.id}`);
+      return { execution };
+    }
     return { execution: await this.executions.execute(tenantId, name, body.parameters ?? {}, arrivedAt, trace) };
   }
 

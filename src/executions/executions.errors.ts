@@ -36,3 +36,15 @@ export class PayloadExpiredError extends DomainError {
     super(`execution cannot be replayed: its payload has expired (payloads are kept ${days} days)`);
   }
 }
+
+/**
+ * A tenant with ASYNC_EXECUTIONS_PER_TENANT asynchronous executions unfinished (pending or running) gets no more
+ * until some end: what one tenant's calls to a receiver that hangs can hold is bounded.
+ */
+export class TooManyUnfinishedExecutionsError extends DomainError {
+  readonly kind = 'rate_limited';
+  constructor(limit: number, retryAfterSeconds: number) {
+    super(`too many unfinished asynchronous executions: a tenant may have at most ${limit} pending or running`);
+    this.headers['Retry-After'] = String(retryAfterSeconds);
+  }
+}

@@ -13,13 +13,15 @@ import { ExecutionReplaysRepository } from './execution-replays.repository';
 import { ExecutionLogService } from './execution-log.service';
 import { ExecutionsRepository } from './executions.repository';
 import { ExecutionsService } from './executions.service';
+import { ExecutionJobs } from './execution-jobs';
+import { AsyncExecutionWorker } from './async-execution-worker';
 import { ExecutionLogPartitions } from './log-partitions';
 import { ParameterValidators } from './parameter-validators';
 
-/** Running actions and their stored log (partitions, retention, rollups), as services without routes. */
+/** Running actions, now or from the job queue, and their stored log (partitions, retention, rollups), as services without routes. */
 @Module({
   imports: [TypeOrmModule.forFeature([Execution]), ActionsModule, WebhooksModule, TracingModule, MetricsModule, RateLimitModule, TenancyModule],
-  providers: [ExecutionsRepository, ExecutionsService, ExecutionLogService, ExecutionLogPartitions, ExecutionLogMaintenance, ParameterValidators, ExecutionReplaysRepository, BulkReplays],
+  providers: [ExecutionsRepository, ExecutionsService, ExecutionLogService, ExecutionLogPartitions, ExecutionLogMaintenance, ParameterValidators, ExecutionReplaysRepository, BulkReplays, ExecutionJobs, AsyncExecutionWorker],
   exports: [ExecutionsService, ExecutionLogService, ExecutionLogMaintenance, BulkReplays],
 })
 export class ExecutionsModule {}

@@ -1,5 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { TenantId } from '../common/tenant-id';
 import { asyncCommitPool, genericPlanPool } from '../database/async-commit-pool';
@@ -9,8 +11,9 @@ import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { PreparedStatements } from '../database/prepared-statements';
 import { globalStatement, prepared } from '../database/statement';
 import { tenantStatement, TenantStatement } from '../tenancy/tenant-statement';
+import { TenantTransaction, withTenantLock } from '../tenancy/tenant-lock';
 import { uuidV7Time } from '../common/uuid';
-import { Execution, ExecutionStatus } from './execution.entity';
+import { AttemptRecord, Execution, ExecutionStatus } from './execution.entity';
 import { ExecutionPayload, StoredExecutionPayload, withRequestHeaders } from './execution-payload';
 import { ExecutionLogPartitions } from './log-partitions';
 import { RollupBuffer, RollupCounts, RollupRows, TENANT_TOTAL } from './rollup-buffer';
@@ -52,7 +55,7 @@ export interface ExecutionFilter {
 }
 
 /** A listed execution, with its exact position for the next page's cursor. */
-export interface ListedExecution {
+interface ListedExecution {
   execution: Execution;
   /** `created_at` as PostgreSQL writes it (microseconds, which a Date does not hold). */
   position: string;
@@ -106,6 +109,35 @@ const STATS_PER_ACTION_SQL = readOfEveryPartition<[tenantTotal: string, since: D
     `sum(failed)::int AS failed, to_json(execution_histogram_sum(duration_histogram)) AS duration_histogram ` +
     `FROM execution_stats_hourly WHERE tenant_id = $1 AND action_id <> $2 AND period_start >= $3 GROUP BY action_id`,
 );
+/** What the per-tenant bound of asynchronous executions counts: the partial index executions_unfinished_idx. */
+const UNFINISHED_SQL = tenantStatement<[], { count: number }>(
+  `SELECT count(*)::int AS count FROM executions WHERE tenant_id = $1 AND status IN ('pending', 'running')`,
+);
+const INSERT_PENDING_SQL = tenantStatement<[id: string, actionId: string, actionName: string, createdAt: Date, payload: string]>(
+  `INSERT INTO executions (tenant_id, id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at, replay_of, payload) ` +
+    `VALUES ($1, $2, $3, $4, 'pending', NULL, NULL, '', 0, 0, '[]', $5, NULL, $6)`,
+);
+/** The one row of an execution (its partition by `created_at`), while it is unfinished. */
+const UNFINISHED_ROW = `tenant_id = $1 AND id = $2 AND created_at = $3 AND status IN ('pending', 'running')`;
+const MARK_RUNNING_SQL = tenantStatement<[id: string, createdAt: Date], { attempts: number; attempt_log: AttemptRecord[] }>(
+  `UPDATE executions SET status = 'running' WHERE ${UNFINISHED_ROW} RETURNING attempts, attempt_log`,
+);
+const RECORD_ATTEMPTS_SQL = tenantStatement<[id: string, createdAt: Date, attempts: number, attemptLog: string]>(
+  `UPDATE executions SET attempts = $4, attempt_log = $5::jsonb WHERE ${UNFINISHED_ROW}`,
+);
+/**
+ * An unfinished execution's outcome, and its payload when kept, in one statement: the payload is written only if
+ * the row was still unfinished, so a run that ends twice (its first replica's lease ran out) stores one outcome.
+ */
+const FINISH_SQL = tenantStatement<
+  [id: string, createdAt: Date, status: string, httpStatus: number | null, result: string | null, error: string, durationMs: number, attempts: number, attemptLog: string, payload: string, request: string | null, payloadAttempts: string | null],
+  { finished: number }
+>(
+  `WITH e AS (UPDATE executions SET status = $4, http_status = $5, result = $6, error = $7, duration_ms = $8, attempts = $9, attempt_log = $10::jsonb, payload = $11 ` +
+    `WHERE ${UNFINISHED_ROW} RETURNING id), ` +
+    `p AS (INSERT INTO execution_payloads (${PAYLOAD_COLUMNS}) SELECT id, $1, $3, $12::json, $13::json FROM e WHERE $12::json IS NOT NULL) ` +
+    `SELECT count(*)::int AS finished FROM e`,
+);
 /** The list's statement for each combination of filters, made once. */
 const LIST_SQL = new Map<string, ReadOfEveryPartition<unknown[], ExecutionRow>>();
 
@@ -142,6 +174,7 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
     settings: DatabaseSettings,
     private readonly pool: DatabasePool,
     private readonly partitions: ExecutionLogPartitions,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.logPool = asyncCommitPool(settings);
     this.readPool = genericPlanPool(settings);
@@ -186,6 +219,110 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
   })
   insert(toStore: ExecutionToStore): Promise<'stored'> {
     return this.inserts.add(toStore);
+  }
+
+  /**
+   * Stores an asynchronous execution as `pending` and, in the same transaction, `enqueue`s its work (the job
+   * queue's entry, through the transaction it is given): both are kept, or neither. Holds the tenant's row lock
+   * while it counts the tenant's unfinished executions, so concurrent accepts cannot pass `limit`; at the limit,
+   * nothing is stored and it answers false.
+   */
+  @GenerateSql({
+    params: [
+      DummyValue.TENANT_ID,
+      // Another id than the INSERT's example above, which may have been made in the same millisecond.
+      { id: '5a1d0000-0000-4000-8000-0000000a5c01', actionId: DummyValue.UUID, actionName: DummyValue.STRING, createdAt: new Date(), payload: 'kept' },
+      100,
+      async () => undefined,
+    ],
+  })
+  async accept(
+    tenantId: TenantId,
+    pending: Pick<Execution, 'id' | 'actionId' | 'actionName' | 'createdAt' | 'payload'>,
+    limit: number,
+    enqueue: (transaction: TenantTransaction) => Promise<void>,
+  ): Promise<boolean> {
+    const attempt = () =>
+      withTenantLock(this.dataSource, tenantId, async (transaction) => {
+        const [{ count }] = await transaction.rowsOf(UNFINISHED_SQL, [tenantId]);
+        if (count >= limit) return false;
+        await transaction.execute(INSERT_PENDING_SQL, [tenantId, pending.id, pending.actionId, pending.actionName, pending.createdAt, pending.payload]);
+        await enqueue(transaction);
+        return true;
+      });
+    try {
+      return await attempt();
+    } catch (error) {
+      // The day's partition not made yet (the maintenance had not run): made, and the whole tried again.
+      if (!NO_PARTITION.test((error as Error).message ?? '')) throw error;
+      await this.partitions.ensure(pending.createdAt, pending.createdAt);
+      return attempt();
+    }
+  }
+
+  /**
+   * An unfinished execution taken up by a replica becomes `running`; what it already holds (the attempts of a run
+   * interrupted before) comes back. Undefined when it is no longer unfinished (or no longer there: its action's
+   * history was purged), so the run is not made.
+   */
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.DATE] })
+  async markRunning(tenantId: TenantId, id: string, createdAt: Date): Promise<Pick<Execution, 'attempts' | 'attemptLog'> | undefined> {
+    const [row] = await this.pool.query(MARK_RUNNING_SQL, [tenantId, id, createdAt]);
+    return row && { attempts: row.attempts, attemptLog: row.attempt_log };
+  }
+
+  /** The attempts a running execution has made so far, as each ends: its page shows its progress. */
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.DATE, []] })
+  async recordAttempts(tenantId: TenantId, id: string, createdAt: Date, attemptLog: AttemptRecord[]): Promise<void> {
+    await this.pool.query(RECORD_ATTEMPTS_SQL, [tenantId, id, createdAt, attemptLog.length, JSON.stringify(attemptLog)]);
+  }
+
+  /**
+   * An unfinished execution's outcome (and payload, when kept), then its counts into the rollups. False when it
+   * had finished already (another run of it stored its outcome first), and nothing is written. With synchronous
+   * commits: the job queue's entry is deleted next, and a run is not made again once its outcome is stored.
+   */
+  @GenerateSql({
+    params: [
+      DummyValue.TENANT_ID,
+      {
+        execution: {
+          id: DummyValue.UUID,
+          tenantId: DummyValue.TENANT_ID,
+          actionId: DummyValue.UUID,
+          createdAt: DummyValue.DATE,
+          status: 'succeeded',
+          httpStatus: 200,
+          result: '{}',
+          error: '',
+          durationMs: 1,
+          attempts: 1,
+          attemptLog: [],
+          payload: 'kept',
+        },
+        payload: { request: { body: '{}', body_encoding: 'utf8', body_bytes: 2, body_truncated: false, headers: {} }, attempts: [] },
+      },
+    ],
+  })
+  async finish(tenantId: TenantId, { execution: e, payload }: ExecutionToStore): Promise<boolean> {
+    const [{ finished }] = await this.pool.query(FINISH_SQL, [
+      tenantId,
+      e.id,
+      e.createdAt,
+      e.status,
+      e.httpStatus,
+      e.result,
+      e.error,
+      e.durationMs,
+      e.attempts,
+      JSON.stringify(e.attemptLog),
+      e.payload,
+      payload ? JSON.stringify(payload.request) : null,
+      payload ? JSON.stringify(payload.attempts) : null,
+    ]);
+    if (finished === 0) return false;
+    this.rollups.add([e]);
+    return true;
   }
 
   /**

@@ -1,32 +1,44 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { RawBody } from '../common/json-body-parser';
 import { IdGenerator } from '../common/id-generator';
 import { inexactNumbers } from '../common/json-numbers';
-import { ActionsService } from '../actions/actions.service';
+import { ActionNotFoundError } from '../actions/actions.errors';
+import { ActionsService, ExecutableAction } from '../actions/actions.service';
+
 import { Clock } from '../common/clock';
 import { TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
 import { AsOf, asOfCall } from '../database/read-scope';
 import { Metrics } from '../metrics/metrics';
 import { ATTRIBUTE } from '../tracing/span-attributes';
-import { TraceParent } from '../tracing/trace-context';
+import { parseTraceParent, startTrace, TraceParent, traceHeaders } from '../tracing/trace-context';
+import { TenancyService } from '../tenancy/tenancy.service';
+import { TenantNotFoundError } from '../tenancy/tenancy.errors';
+import { canonicalJson } from '../webhooks/canonical-json';
+import { DeliveryAttempt, DeliveryReport } from '../webhooks/webhook.service';
 import { Tracing } from '../tracing/tracing';
 import { WebhookService } from '../webhooks/webhook.service';
 import { ExecutionDto } from './dto/execution.response';
-import { AttemptRecord, Execution } from './execution.entity';
+import { AttemptRecord, Execution, UNFINISHED } from './execution.entity';
+import { ExecutionJob, ExecutionJobs, MAX_INTERRUPTED_RUNS } from './execution-jobs';
 import { ExecutionLogService, mapExecution } from './execution-log.service';
-import { judge, loggedText } from './execution-outcome';
+import { ExecutionVerdict, judge, loggedText } from './execution-outcome';
 import { HeaderMask, payloadOf, responseHeaderMask } from './execution-payload';
-import { InvalidParametersError, NoActiveHmacKeyError, PayloadExpiredError, PayloadNotLoggedError } from './executions.errors';
-import { ExecutionsRepository } from './executions.repository';
+import { InvalidParametersError, NoActiveHmacKeyError, PayloadExpiredError, PayloadNotLoggedError, TooManyUnfinishedExecutionsError } from './executions.errors';
+import { ExecutionsRepository, ExecutionToStore } from './executions.repository';
 import { ParameterValidators } from './parameter-validators';
 
 /** The inexact numbers an error names: enough to find them, not a second copy of a 1 MB body. */
 const MAX_REPORTED_NUMBERS = 10;
 
-/** Running actions (contract "Executions") and replaying them. Exported for the admin backend. */
+/** How long a tenant at its limit of unfinished asynchronous executions is asked to wait (Retry-After). */
+const RETRY_UNFINISHED_SECONDS = 5;
+
+/** Running actions (contract "Executions"), now or in the background, and replaying them. Exported for the admin backend. */
 @Injectable()
 export class ExecutionsService {
+  private readonly logger = new Logger('AsyncExecutions');
   private readonly responseMask: HeaderMask;
 
   constructor(
@@ -40,6 +52,8 @@ export class ExecutionsService {
     private readonly tracing: Tracing,
     private readonly metrics: Metrics,
     private readonly log: ExecutionLogService,
+    private readonly jobs: ExecutionJobs,
+    private readonly tenancy: TenancyService,
   ) {
     this.responseMask = responseHeaderMask(config.executionPayloadMaskedHeaderWords);
   }
@@ -61,6 +75,130 @@ export class ExecutionsService {
     trace?: TraceParent,
     replayOf?: string,
   ): Promise<ExecutionDto & { replay_of?: string }> {
+    const ready = await this.prepare(tenantId, actionName, parameters, asOf, trace);
+    const id = this.ids.next();
+    const createdAt = this.clock.now();
+    const report = await this.webhooks.deliver(ready.action.webhookUrl, ready.action.name, parameters, replayOf ?? id, ready.keys, trace);
+    const verdict = judge(report.final);
+    const { execution, payload } = this.outcome(tenantId, ready.action, id, createdAt, replayOf ?? null, report, verdict, []);
+    // An action deleted while its webhook ran: the row is stored all the same, and purged with the rest of the
+    // action's history by the log's maintenance (ExecutionLogMaintenance).
+    await this.tracing.span(trace, 'store execution', { [ATTRIBUTE.executionId]: id, [ATTRIBUTE.executionStatus]: verdict.status, [ATTRIBUTE.dbSystem]: 'postgresql' }, () =>
+      this.executions.insert({ execution, payload }),
+    );
+    const answer = { ...mapExecution(execution), result: verdict.result, error: verdict.error };
+    return replayOf === undefined ? answer : { ...answer, replay_of: replayOf };
+  }
+
+  /**
+   * `Prefer: respond-async` (RFC 7240): the same checks as `execute`, in the same order and with the same errors,
+   * then the execution is stored `pending` with its job in the queue (one transaction) and returned at once; a
+   * replica runs it in the background (`runAccepted`). A tenant with ASYNC_EXECUTIONS_PER_TENANT unfinished gets
+   * 429. The run continues `trace`.
+   */
+  async accept(tenantId: TenantId, actionName: string, parameters: Record<string, unknown> = {}, asOf?: AsOf, trace?: TraceParent): Promise<ExecutionDto> {
+    const { action } = await this.prepare(tenantId, actionName, parameters, asOf, trace);
+    const pending = Object.assign(new Execution(), {
+      id: this.ids.next(),
+      tenantId,
+      actionId: action.id,
+      actionName: action.name,
+      status: 'pending',
+      httpStatus: null,
+      result: null,
+      error: '',
+      durationMs: 0,
+      attempts: 0,
+      attemptLog: [],
+      createdAt: this.clock.now(),
+      replayOf: null,
+      payload: action.payloadLogging ? 'kept' : 'off',
+    } satisfies Partial<Execution>);
+    const job: ExecutionJob = {
+      tenantId,
+      executionId: pending.id,
+      createdAt: pending.createdAt.toISOString(),
+      actionName: action.name,
+      parameters: canonicalJson(parameters),
+      ...(trace ? traceHeaders(trace) : {}),
+    };
+    const { perTenant } = this.config.asyncExecutions;
+    if (!(await this.executions.accept(tenantId, pending, perTenant, (transaction) => this.jobs.enqueue(transaction, job)))) {
+      throw new TooManyUnfinishedExecutionsError(perTenant, RETRY_UNFINISHED_SECONDS);
+    }
+    this.metrics.executionsAccepted.inc();
+    this.jobs.wake();
+    return mapExecution(pending);
+  }
+
+  /**
+   * Runs an accepted execution (a job taken from the queue, on any replica): `running`, then the call as `execute`
+   * makes it (checked again against the action as it is now, signed, retried, its webhook-id the execution's id),
+   * each attempt recorded as it ends, then the outcome. An execution that finished already (a run of it whose
+   * lease ran out stored it), or whose row is gone, is not run again. One whose tenant was disabled, or whose action,
+   * parameters or keys no longer allow the call, fails without a call, saying why. False when nothing was to be done.
+   */
+  async runAccepted(job: ExecutionJob): Promise<boolean> {
+    const tenantId = await this.tenancy.requireId(job.tenantId).catch((error: unknown) => {
+      if (error instanceof TenantNotFoundError) return undefined;
+      throw error;
+    });
+    if (!tenantId) return false;
+    const createdAt = new Date(job.createdAt);
+    const before = await this.executions.markRunning(tenantId, job.executionId, createdAt);
+    if (!before) return false;
+    const trace = continuedTrace(job);
+    const parameters = new RawBody('application/json', Buffer.from(job.parameters, 'utf8')).parseObject({ forwardsAsWritten: true }) ?? {};
+    // Disabled meanwhile: nothing goes out on its behalf (as its bearer and the management API's runs are refused).
+    if (!(await this.tenancy.isActive(tenantId))) return this.failUnrun(tenantId, job, before, 'the tenant was disabled before the execution ran');
+    let ready: Awaited<ReturnType<ExecutionsService['prepare']>>;
+    try {
+      ready = await this.prepare(tenantId, job.actionName, parameters, undefined, trace);
+    } catch (error) {
+      const why = notRunnable(error);
+      if (why === undefined) throw error;
+      return this.failUnrun(tenantId, job, before, why);
+    }
+    const earlier = before.attemptLog;
+    const report = await this.webhooks.deliver(ready.action.webhookUrl, ready.action.name, parameters, job.executionId, ready.keys, trace, {
+      // Each attempt as it ends, numbered after those of an interrupted run: the execution's page shows progress.
+      onAttempt: (attempts) =>
+        this.executions.recordAttempts(tenantId, job.executionId, createdAt, [...earlier, ...attempts.map((attempt) => attemptRecord({ ...attempt, attempt: attempt.attempt + earlier.length }))]).catch(
+          (error: unknown) => this.logger.warn({ err: error }, 'recording an attempt of an asynchronous execution failed'),
+        ),
+    });
+    const verdict = judge(report.final);
+    const { execution, payload } = this.outcome(tenantId, ready.action, job.executionId, createdAt, null, report, verdict, earlier);
+    return this.tracing.span(trace, 'store execution', { [ATTRIBUTE.executionId]: job.executionId, [ATTRIBUTE.executionStatus]: verdict.status, [ATTRIBUTE.dbSystem]: 'postgresql' }, () =>
+      this.executions.finish(tenantId, { execution, payload }),
+    );
+  }
+
+  /** An accepted execution that fails without a call, saying `why`; false when it had finished meanwhile. */
+  private async failUnrun(tenantId: TenantId, job: ExecutionJob, before: Pick<Execution, 'attempts' | 'attemptLog'>, why: string): Promise<boolean> {
+    const row = await this.executions.find(tenantId, job.executionId, new Date(0));
+    if (!row) return false;
+    return this.executions.finish(tenantId, { execution: Object.assign(row, { status: 'failed', error: why, attempts: before.attempts, attemptLog: before.attemptLog }) });
+  }
+
+  /**
+   * An accepted execution none of whose MAX_INTERRUPTED_RUNS + 1 runs could finish (each replica running it stopped,
+   * or lost the database): it fails, saying so, and is not run again.
+   */
+  async abandon(job: ExecutionJob): Promise<boolean> {
+    const tenantId = await this.tenancy.requireId(job.tenantId).catch(() => undefined);
+    const row = tenantId && (await this.executions.find(tenantId, job.executionId, new Date(0)));
+    if (!tenantId || !row || !UNFINISHED.includes(row.status)) return false;
+    const error = `the execution was interrupted ${MAX_INTERRUPTED_RUNS + 1} times (the replica running it stopped) and is not tried again`;
+    return this.executions.finish(tenantId, { execution: Object.assign(row, { status: 'failed', error }) });
+  }
+
+  /**
+   * What `execute` and `accept` check, in this order and with these errors: the action (404), numbers that could
+   * not be forwarded as written and the schema (400 Invalid parameters), an active HMAC key (409). Read as of
+   * `asOf` (see AsOf; by default, the call); the check is a span under `trace`.
+   */
+  private async prepare(tenantId: TenantId, actionName: string, parameters: Record<string, unknown>, asOf?: AsOf, trace?: TraceParent) {
     const freshAsOf = asOfCall(asOf);
     const action = await this.actions.findExecutable(tenantId, actionName, freshAsOf);
     // A number the signed call would carry changed is refused before the schema is even consulted.
@@ -71,11 +209,21 @@ export class ExecutionsService {
     if (problems) throw new InvalidParametersError(problems);
     const keys = await this.webhooks.signingKeys(tenantId, freshAsOf);
     if (!keys) throw new NoActiveHmacKeyError();
+    return { action, keys };
+  }
 
-    const id = this.ids.next();
-    const createdAt = this.clock.now();
-    const report = await this.webhooks.deliver(action.webhookUrl, action.name, parameters, replayOf ?? id, keys, trace);
-    const verdict = judge(report.final);
+  /** The stored execution a delivery makes, after `earlier` attempts (of an interrupted run), and its payload when kept. */
+  private outcome(
+    tenantId: TenantId,
+    action: Pick<ExecutableAction, 'id' | 'name' | 'payloadLogging'>,
+    id: string,
+    createdAt: Date,
+    replayOf: string | null,
+    delivered: DeliveryReport,
+    verdict: ExecutionVerdict,
+    earlier: readonly AttemptRecord[],
+  ): ExecutionToStore {
+    const report = earlier.length === 0 ? delivered : { ...delivered, attempts: delivered.attempts.map((attempt) => ({ ...attempt, attempt: attempt.attempt + earlier.length })) };
     this.metrics.executions.inc({ status: verdict.status });
     const execution = Object.assign(new Execution(), {
       id,
@@ -84,27 +232,17 @@ export class ExecutionsService {
       actionName: action.name,
       status: verdict.status,
       httpStatus: verdict.httpStatus,
-      // The log keeps a bounded text; the answer below carries the receiver's whole.
+      // The log keeps a bounded text; the answer carries the receiver's whole.
       result: verdict.result === null ? null : loggedText(verdict.result),
       error: loggedText(verdict.error),
       durationMs: report.durationMs,
-      attempts: report.attempts.length,
-      attemptLog: report.attempts.map(({ attempt, startedAt, outcome }): AttemptRecord => {
-        const judged = judge(outcome);
-        return { attempt, started_at: startedAt.toISOString(), duration_ms: outcome.durationMs, http_status: judged.httpStatus, error: loggedText(judged.error) };
-      }),
+      attempts: earlier.length + report.attempts.length,
+      attemptLog: [...earlier, ...report.attempts.map(attemptRecord)],
       createdAt,
-      replayOf: replayOf ?? null,
+      replayOf,
       payload: action.payloadLogging ? 'kept' : 'off',
-    });
-    // An action deleted while its webhook ran: the row is stored all the same, and purged with the rest of the
-    // action's history by the log's maintenance (ExecutionLogMaintenance).
-    const toStore = { execution, payload: action.payloadLogging ? payloadOf(report, this.responseMask) : undefined };
-    await this.tracing.span(trace, 'store execution', { [ATTRIBUTE.executionId]: id, [ATTRIBUTE.executionStatus]: verdict.status, [ATTRIBUTE.dbSystem]: 'postgresql' }, () =>
-      this.executions.insert(toStore),
-    );
-    const answer = { ...mapExecution(execution), result: verdict.result, error: verdict.error };
-    return replayOf === undefined ? answer : { ...answer, replay_of: replayOf };
+    } satisfies Execution);
+    return { execution, payload: action.payloadLogging ? payloadOf(report, this.responseMask) : undefined };
   }
 
   /**
@@ -114,10 +252,30 @@ export class ExecutionsService {
    */
   async replay(tenantId: TenantId, actionName: string, executionId: string, asOf?: AsOf, trace?: TraceParent): Promise<ExecutionDto & { replay_of?: string }> {
     const { execution, payload } = await this.log.findWithPayload(tenantId, actionName, executionId, asOf);
+    if (payload.status === 'pending') throw new PayloadNotLoggedError('it has not finished yet');
     if (payload.status === 'not_logged') throw new PayloadNotLoggedError('its payload was not logged (payload logging was off for the action)');
     if (payload.status === 'expired' || !payload.request) throw new PayloadExpiredError(this.config.executionPayloadRetentionDays);
     if (payload.request.body_truncated) throw new PayloadNotLoggedError('its parameters were larger than the log keeps whole');
     const parameters = new RawBody('application/json', Buffer.from(payload.request.body ?? '{}', 'utf8')).parseObject({ forwardsAsWritten: true })?.parameters;
     return this.execute(tenantId, actionName, (parameters ?? {}) as Record<string, unknown>, asOf, trace, execution.replayOf ?? execution.id);
   }
+}
+
+function attemptRecord({ attempt, startedAt, outcome }: DeliveryAttempt): AttemptRecord {
+  const judged = judge(outcome);
+  return { attempt, started_at: startedAt.toISOString(), duration_ms: outcome.durationMs, http_status: judged.httpStatus, error: loggedText(judged.error) };
+}
+
+/** The accepting request's trace, continued by the run (a new one when it had none). */
+function continuedTrace(job: ExecutionJob): TraceParent {
+  const context = parseTraceParent(job.traceparent, job.tracestate);
+  return context ? trace.setSpanContext(ROOT_CONTEXT, context) : startTrace();
+}
+
+/** Why an accepted execution cannot be run any more, in its `error`; undefined for a failure worth another run. */
+function notRunnable(error: unknown): string | undefined {
+  if (error instanceof ActionNotFoundError) return 'the action was deleted before the execution ran';
+  if (error instanceof InvalidParametersError) return `the parameters no longer pass the action's json_schema: ${error.details}`;
+  if (error instanceof NoActiveHmacKeyError) return `${error.message} when the execution ran`;
+  return undefined;
 }

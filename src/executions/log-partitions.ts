@@ -4,7 +4,7 @@ import { DatabaseSettings } from '../database/database-settings';
 const DAY_MS = 86_400_000;
 
 /** The tables of the delivery log, each partitioned by day on its time column. */
-export const LOG_TABLES = ['executions', 'execution_payloads', 'execution_stats_hourly', 'execution_stats_daily'] as const;
+const LOG_TABLES = ['executions', 'execution_payloads', 'execution_stats_hourly', 'execution_stats_daily'] as const;
 export type LogTable = (typeof LOG_TABLES)[number];
 
 /** Advisory lock keys (any two numbers the service uses for nothing else). */
@@ -12,7 +12,7 @@ const CREATE_LOCK = 0x61677701;
 export const MAINTENANCE_LOCK = 0x61677702;
 
 /** A partition and the range of its table it holds; `from` null is MINVALUE (the table the log was before partitioning). */
-export interface Partition {
+interface Partition {
   table: LogTable;
   name: string;
   from: Date | null;
@@ -130,7 +130,7 @@ export class ExecutionLogPartitions {
   }
 }
 
-export function startOfDay(time: Date): Date {
+function startOfDay(time: Date): Date {
   return new Date(Math.floor(time.getTime() / DAY_MS) * DAY_MS);
 }
 

@@ -6,7 +6,7 @@ export const TENANT_TOTAL = '00000000-0000-0000-0000-000000000000';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** How long stored executions' counts wait in memory before they are written. */
-export const ROLLUP_FLUSH_MS = 1_000;
+const ROLLUP_FLUSH_MS = 1_000;
 
 /** The counts of one action (or a tenant's total) over one period, summed in memory before they are written. */
 export interface RollupCounts {

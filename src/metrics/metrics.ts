@@ -55,6 +55,18 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly executionsAccepted = new Counter({
+    name: 'executions_accepted_total',
+    help: 'Executions accepted with Prefer: respond-async (stored pending, run in the background); executions_total counts them when they end',
+    registers: [this.registry],
+  });
+
+  readonly asyncExecutionsRunning = new Gauge({
+    name: 'async_executions_running',
+    help: 'Asynchronous executions this replica is running now (at most ASYNC_EXECUTION_CONCURRENCY)',
+    registers: [this.registry],
+  });
+
   /** Read at each scrape from what observeDatabasePool() was given. */
   private databasePoolStats?: () => { total: number; idle: number; waiting: number; max: number };
   /** Read at each scrape from what observeReadModelMemory() was given. */

@@ -5,8 +5,8 @@ import { ErrorBody } from '../common/error-body';
 import { GATEWAY_PREFIX } from '../common/routes';
 import { WEBHOOK_MODELS, WEBHOOK_SIGNATURE_SCHEME, WEBHOOKS } from './webhooks';
 
-export const OPENAPI_JSON_PATH = `${GATEWAY_PREFIX}/openapi.json`;
-export const OPENAPI_UI_PATH = `${GATEWAY_PREFIX}/docs`;
+const OPENAPI_JSON_PATH = `${GATEWAY_PREFIX}/openapi.json`;
+const OPENAPI_UI_PATH = `${GATEWAY_PREFIX}/docs`;
 
 const DESCRIPTION = `Tenant-scoped custom actions for a conversational-flow platform, run by signed webhooks.
 
@@ -39,8 +39,9 @@ const HEADERS = {
   'X-RateLimit-Reset': { description: 'Seconds until the oldest counted request stops counting (the budget grows by one)', schema: { type: 'integer', example: 3600 } },
   'WWW-Authenticate': {
     description:
-      'The bearer challenge (RFC 6750): Bearer realm="action-gateway", with error="invalid_token" and an error_description ' +
-      'saying which mistake it was when a token was sent (an API token not exchanged, a token cut short, an expired one)',
+      'The bearer challenge (RFC 6750): Bearer realm="action-gateway" (the gateway API) or realm="action-gateway-admin" (the management API), ' +
+      'with error="invalid_token" and an error_description saying which mistake it was when a token was sent (an API token not exchanged, ' +
+      'a token cut short, an expired one, the admin key sent to the gateway API or a tenant\'s token to the management API, a wrong admin key)',
     schema: {
       type: 'string',
       example: 'Bearer realm="action-gateway", error="invalid_token", error_description="The bearer token expired: exchange the API token for a new one"',
@@ -142,16 +143,18 @@ function describeSharedAnswers(operation: OperationObject, isDelete: boolean): v
 }
 
 /**
- * The headers each response carries: `X-Request-Id` on all of them; on tenant endpoints the bearer challenge on a
- * 401, and the budget headers once the bearer token has passed (not on a 413, refused while the body is read); on any 429
- * `Retry-After` with the budget of the limit that refused it (the tenant's, or the exchange's per address).
+ * The headers each response carries: `X-Request-Id` on all of them; the bearer challenge on a 401 (of the gateway
+ * API and of the management API); on tenant endpoints the budget headers once the bearer token has passed (not on a
+ * 413, refused while the body is read); on any 429 `Retry-After` with the budget of the limit that refused it (the
+ * tenant's, or the exchange's per address).
  */
 function describeResponseHeaders(operation: OperationObject): void {
   const tenantScoped = operation.security?.some((requirement) => 'bearer' in requirement) ?? false;
+  const challenged = tenantScoped || (operation.security?.some((requirement) => 'admin' in requirement) ?? false);
   for (const [status, response] of Object.entries(operation.responses) as [string, ResponseObject][]) {
     const names = ['X-Request-Id'];
     if (status === '429') names.push(...RATE_LIMIT_HEADERS, 'Retry-After');
-    else if (tenantScoped && status === '401') names.push('WWW-Authenticate');
+    else if (challenged && status === '401') names.push('WWW-Authenticate');
     else if (tenantScoped && status !== '413') names.push(...RATE_LIMIT_HEADERS);
     response.headers = { ...Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }])), ...response.headers };
   }

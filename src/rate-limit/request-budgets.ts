@@ -18,7 +18,7 @@ const MINUTE_MS = 60_000;
  * - `admin-key-failures`: wrong admin keys per client address per minute (sign-in, or a management call's bearer);
  * - `redemption`: portal-link redemptions per client address per minute.
  */
-export type BudgetName = 'tenant' | 'operator' | 'admin-key-failures' | 'redemption';
+type BudgetName = 'tenant' | 'operator' | 'admin-key-failures' | 'redemption';
 
 interface Budget {
   /** The storage key's first part; the tenant budget's is the throttler's own, so both count one counter. */
@@ -30,7 +30,7 @@ interface Budget {
 }
 
 /** What a counted request found: whether it was over, and the figures its headers give. */
-export interface BudgetState {
+interface BudgetState {
   exceeded: boolean;
   limit: number;
   remaining: number;

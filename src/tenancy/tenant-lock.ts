@@ -22,6 +22,27 @@ export class TenantTransaction {
     if (parameters[0] !== this.tenantId) throw new Error(`A statement of another tenant cannot run in tenant ${this.tenantId}'s transaction`);
     await this.manager.query(statement.text, [...parameters]);
   }
+
+  /** The rows a tenant's statement returns for this transaction's tenant, in this transaction. */
+  async rowsOf<Params extends readonly [TenantId, ...unknown[]], Row>(statement: Statement<Params, Row>, parameters: NoInfer<Params>): Promise<Row[]> {
+    if (parameters[0] !== this.tenantId) throw new Error(`A statement of another tenant cannot run in tenant ${this.tenantId}'s transaction`);
+    return this.records<Row>(statement.text, [...parameters]);
+  }
+
+  /**
+   * The rows of a statement about no one tenant (its `acrossTenants` says why) in this transaction: work that must
+   * commit or roll back with the tenant's rows, such as the job queue's entry for an execution stored here.
+   */
+  async rowsAcrossTenants<Row>(statement: Statement<unknown[], Row>, parameters: readonly unknown[]): Promise<Row[]> {
+    if (!statement.acrossTenants) throw new Error('Only a statement that says why it is about no one tenant runs through rowsAcrossTenants');
+    return this.records<Row>(statement.text, [...parameters]);
+  }
+
+  private async records<Row>(text: string, parameters: unknown[]): Promise<Row[]> {
+    // The structured result: a bare one is [rows, count] for an UPDATE or a DELETE, rows otherwise.
+    const result = (await this.manager.queryRunner!.query(text, parameters, true)) as { records: Row[] };
+    return result.records;
+  }
 }
 
 /**

@@ -7,12 +7,12 @@ export interface TenantOwned {
 }
 
 /** What a tenant's query may filter on: anything but the tenant, which the scope supplies. */
-export type TenantFilter<T> = Omit<FindOptionsWhere<T>, 'tenantId'>;
+type TenantFilter<T> = Omit<FindOptionsWhere<T>, 'tenantId'>;
 
 /** What a tenant's update may change: anything but the tenant (a row never moves to another tenant). */
-export type TenantChanges<T> = Omit<QueryDeepPartialEntity<T>, 'tenantId'>;
+type TenantChanges<T> = Omit<QueryDeepPartialEntity<T>, 'tenantId'>;
 
-export interface TenantFind<T> {
+interface TenantFind<T> {
   /** ANDed with the tenant; an array is an OR of filters, each ANDed with the tenant. */
   where?: TenantFilter<T> | TenantFilter<T>[];
   order?: FindOptionsOrder<T>;

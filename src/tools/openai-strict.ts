@@ -4,7 +4,7 @@ import { isJsonObject, JsonObject } from './schema-keywords';
  * OpenAI's strict mode (Structured Outputs) takes a subset of JSON Schema; these are its documented limits.
  * https://platform.openai.com/docs/guides/structured-outputs#supported-schemas
  */
-export const STRICT_LIMITS = {
+const STRICT_LIMITS = {
   nestingDepth: 10,
   properties: 5_000,
   enumValues: 1_000,
@@ -15,7 +15,7 @@ export const STRICT_LIMITS = {
   largeEnumStringLength: 15_000,
 } as const;
 
-export const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 
 /** Copied as they are: strict mode supports them with the same meaning. */
 const SUPPORTED = new Set([
@@ -46,7 +46,7 @@ const MAX_REASONS = 5;
 /** A reference to the whole schema (`#`) or to one of its definitions. */
 const DEFINITION_REF = /^#\/(\$defs|definitions)\/([^/]+)$/;
 
-export type StrictSchema = { ok: true; schema: JsonObject } | { ok: false; reasons: string[] };
+type StrictSchema = { ok: true; schema: JsonObject } | { ok: false; reasons: string[] };
 
 /**
  * Converts a provider schema (see `toProviderSchema`) into one OpenAI accepts with `strict: true`, or says why it

@@ -13,7 +13,7 @@ import {
 /** Root keywords OpenAI and Anthropic refuse in a tool's parameters: the root must be a plain object schema. */
 const REFUSED_AT_ROOT = ['anyOf', 'oneOf', 'allOf', 'not', 'enum'];
 
-export type ProviderSchema = { ok: true; schema: JsonObject } | { ok: false; reason: string };
+type ProviderSchema = { ok: true; schema: JsonObject } | { ok: false; reason: string };
 
 /**
  * An action's `json_schema` rewritten into the JSON Schema 2020-12 that tool-calling APIs read, accepting exactly

@@ -46,7 +46,7 @@ export const ANNOTATION_KEYWORDS = new Set([
 ]);
 
 /** Keywords the validator handles itself, outside its keyword table (identifiers, references, definitions). */
-export const CORE_KEYWORDS = new Set(['$schema', '$id', '$anchor', '$dynamicAnchor', '$ref', '$defs', 'definitions', '$vocabulary']);
+const CORE_KEYWORDS = new Set(['$schema', '$id', '$anchor', '$dynamicAnchor', '$ref', '$defs', 'definitions', '$vocabulary']);
 
 /**
  * Which keywords constrain values, as the gateway's own validator sees them: Ajv with ajv-formats in non-strict

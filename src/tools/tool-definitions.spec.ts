@@ -16,7 +16,7 @@ describe('ToolDefinitions', () => {
     expect(definitions.build('anthropic', [weather]).tools).toEqual([{ name: 'get_weather', description: 'Current weather', input_schema: weather.json_schema }]);
     expect(definitions.build('mcp', [weather])).toEqual({
       format: 'mcp',
-      tools: [{ name: 'get_weather', description: 'Current weather', inputSchema: weather.json_schema }],
+      tools: [{ name: 'get_weather', description: 'Current weather', inputSchema: weather.json_schema, execution: { taskSupport: 'optional' } }],
       actions: [{ tool_name: 'get_weather', action_name: 'get_weather', strict: null, notes: [] }],
       omitted: [],
     });
@@ -53,7 +53,9 @@ describe('ToolDefinitions', () => {
         omitted: [{ action_name: 'either', reason: "the schema's root uses `anyOf`, which tool parameters cannot have at the top level" }],
       });
     }
-    expect(definitions.build('mcp', [either]).tools).toEqual([{ name: 'either', description: 'd', inputSchema: { type: 'object', ...either.json_schema } }]);
+    expect(definitions.build('mcp', [either]).tools).toEqual([
+      { name: 'either', description: 'd', inputSchema: { type: 'object', ...either.json_schema }, execution: { taskSupport: 'optional' } },
+    ]);
   });
 
   it('gives MCP boolean property schemas as objects, and keeps the stored key order otherwise', () => {

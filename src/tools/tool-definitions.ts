@@ -6,7 +6,7 @@ import { toProviderSchema } from './provider-schema';
 import { isJsonObject, JsonObject, SCHEMA_LIST_KEYWORDS, SCHEMA_MAP_KEYWORDS, SINGLE_SCHEMA_KEYWORDS, ValidatorKeywords } from './schema-keywords';
 
 /** What a tool is made from: an action's name, description and parameter schema. */
-export interface ToolSource {
+interface ToolSource {
   name: string;
   description: string;
   json_schema: JsonObject;
@@ -17,10 +17,12 @@ export interface McpTool {
   name: string;
   description: string;
   inputSchema: JsonObject & { type: 'object' };
+  /** Every tool may be called as a task (MCP 2025-11-25): accepted at once, run in the background. */
+  execution: { taskSupport: 'optional' };
 }
 
 /** OpenAI and Anthropic take tool names of 1 to 64 of `[a-zA-Z0-9_-]`; action names may have 100 characters. */
-export const PROVIDER_NAME_MAX_LENGTH = 64;
+const PROVIDER_NAME_MAX_LENGTH = 64;
 const ALIAS_HASH_LENGTH = 10;
 
 /**
@@ -78,9 +80,12 @@ export class ToolDefinitions {
     return { format, tools, actions, omitted };
   }
 
-  /** The action as an MCP tool: `inputSchema` is its `json_schema`, with the `type: "object"` MCP requires. */
+  /**
+   * The action as an MCP tool: `inputSchema` is its `json_schema`, with the `type: "object"` MCP requires; any
+   * tool may be called as a task.
+   */
   mcpTool(source: ToolSource): McpTool {
-    return { name: source.name, description: source.description, inputSchema: mcpInputSchema(source.json_schema) };
+    return { name: source.name, description: source.description, inputSchema: mcpInputSchema(source.json_schema), execution: { taskSupport: 'optional' } };
   }
 
   /** An OpenAI or Anthropic definition, or why the action cannot be one. */

@@ -11,7 +11,7 @@ import { TraceParent } from '../tracing/trace-context';
 import { McpTool, ToolDefinitions } from './tool-definitions';
 
 /** A tool call's outcome: the execution (whatever the receiver did), or why nothing was sent. */
-export type ToolCallOutcome = { ran: true; execution: ExecutionDto } | { ran: false; error: string };
+type ToolCallOutcome = { ran: true; execution: ExecutionDto } | { ran: false; error: string };
 
 /**
  * A tenant's actions as tools for language-model agents: their definitions in each tool-calling API's shape,
@@ -41,9 +41,22 @@ export class ToolsService {
    * execution. Parameters the schema refuses, or a tenant without an HMAC key, are an outcome the model can read;
    * an unknown tool (another tenant's included) throws `ActionNotFoundError`. The execution's spans go under `trace`.
    */
-  async call(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf?: AsOf, trace?: TraceParent): Promise<ToolCallOutcome> {
+  call(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf?: AsOf, trace?: TraceParent): Promise<ToolCallOutcome> {
+    return this.outcome(() => this.executions.execute(tenantId, name, parameters, asOf, trace));
+  }
+
+  /**
+   * The same checks as `call`, then the execution is accepted to run in the background (as `Prefer:
+   * respond-async`): `ran` then means accepted, and the execution is `pending`. A tenant at
+   * ASYNC_EXECUTIONS_PER_TENANT throws `TooManyUnfinishedExecutionsError`.
+   */
+  accept(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf?: AsOf, trace?: TraceParent): Promise<ToolCallOutcome> {
+    return this.outcome(() => this.executions.accept(tenantId, name, parameters, asOf, trace));
+  }
+
+  private async outcome(run: () => Promise<ExecutionDto>): Promise<ToolCallOutcome> {
     try {
-      return { ran: true, execution: await this.executions.execute(tenantId, name, parameters, asOf, trace) };
+      return { ran: true, execution: await run() };
     } catch (error) {
       if (error instanceof InvalidParametersError) return { ran: false, error: `${error.message}: ${error.details}` };
       if (error instanceof NoActiveHmacKeyError) return { ran: false, error: error.message };

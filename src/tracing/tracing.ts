@@ -151,7 +151,7 @@ export function markFailed(span: Span, error: unknown): void {
 }
 
 /** What kind of error ended a span: its class or code, never its message (which may quote a tenant's data). */
-export function errorType(error: unknown): string {
+function errorType(error: unknown): string {
   if (error instanceof Error) return (error as Error & { code?: unknown }).code === undefined ? error.name : String((error as Error & { code?: unknown }).code);
   return typeof error;
 }

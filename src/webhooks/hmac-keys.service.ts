@@ -27,11 +27,11 @@ export interface SigningKeys {
  * without a bound a tenant (through a portal session, say) could make each of its calls, and its cached key set,
  * as large as it likes; rotation needs two or three.
  */
-export const MAX_ACTIVE_HMAC_KEYS = 10;
+const MAX_ACTIVE_HMAC_KEYS = 10;
 /** The most revoked keys of a tenant kept (the most recently made; the older go when a key is made), as for tokens. */
-export const KEPT_REVOKED_HMAC_KEYS = 100;
+const KEPT_REVOKED_HMAC_KEYS = 100;
 /** How long a revoked key is kept at all, in days since it was revoked. */
-export const REVOKED_KEYS_KEPT_DAYS = 30;
+const REVOKED_KEYS_KEPT_DAYS = 30;
 const LIST = 'hmac keys';
 
 @Injectable()

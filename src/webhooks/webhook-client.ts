@@ -178,7 +178,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 /** A short, receiver-facing reason for a failed connection (never a stack or an internal detail). */
-export function describeFailure(error: unknown): string {
+function describeFailure(error: unknown): string {
   if (error instanceof RefusedDestinationError) return error.message;
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   switch (code) {

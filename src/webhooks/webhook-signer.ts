@@ -11,7 +11,7 @@ export interface WebhookPayload {
 }
 
 /** Spec 5.3: lowercase hex HMAC-SHA256 keyed with the key's UTF-8 bytes over the compact JSON. */
-export function signPayload(signedJson: string, key: string): string {
+function signPayload(signedJson: string, key: string): string {
   return createHmac('sha256', Buffer.from(key, 'utf8')).update(signedJson, 'utf8').digest('hex');
 }
 

@@ -52,8 +52,17 @@ export class WebhookService {
    * An execution (spec 6): the signed POST, retried on connection failures and 429/5xx while the timeout lasts.
    * Every attempt carries the same `webhook-id` (so a receiver can drop duplicates) and a fresh timestamp and
    * signature, and the `traceparent` of its own span under `trace` (a span "deliver webhook" when recording).
+   * `onAttempt` hears of the attempts so far when one is to be retried, before the wait.
    */
-  deliver(url: string, actionName: string, parameters: Record<string, unknown>, webhookId: string, keys: SigningKeys, trace?: TraceParent): Promise<DeliveryReport> {
+  deliver(
+    url: string,
+    actionName: string,
+    parameters: Record<string, unknown>,
+    webhookId: string,
+    keys: SigningKeys,
+    trace?: TraceParent,
+    options: { onAttempt?: (attempts: readonly DeliveryAttempt[]) => Promise<void> } = {},
+  ): Promise<DeliveryReport> {
     return this.tracing.span(trace, 'deliver webhook', { [ATTRIBUTE.actionName]: actionName, [ATTRIBUTE.executionId]: webhookId }, async (delivery) => {
       const budget = this.config.webhook.timeoutMs;
       const started = performance.now();
@@ -71,6 +80,7 @@ export class WebhookService {
           delivery.span?.setAttributes({ [ATTRIBUTE.attempts]: attempt, [ATTRIBUTE.webhookOutcome]: outcome.kind });
           return { attempts, final: outcome, durationMs: Math.round(performance.now() - started) };
         }
+        await options.onAttempt?.(attempts);
         await sleep(delay);
       }
     });

@@ -1,4 +1,6 @@
 import { ActionNotFoundError } from '../../src/actions/actions.errors';
+import { ActionsService } from '../../src/actions/actions.service';
+import { TenancyService } from '../../src/tenancy/tenancy.service';
 import { AdminService } from '../../src/admin/admin.service';
 import { ExecutionNotFoundError, NoActiveHmacKeyError } from '../../src/executions/executions.errors';
 import { BulkReplays, ReplayNotFoundError } from '../../src/executions/bulk-replays';
@@ -122,6 +124,77 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
     });
   });
 
+  describe('asynchronous executions', () => {
+    const pending = (tenantActionId: string, id = crypto.randomUUID()) => ({ id, actionId: tenantActionId, actionName: 'shared', createdAt: new Date(), payload: 'off' as const });
+    const noJob = async () => undefined;
+    /** B's unfinished execution of `shared`, stored as an accept stores it (its job left out). */
+    let bPending: ReturnType<typeof pending>;
+
+    beforeEach(async () => {
+      bPending = pending(world.b.actions.shared.id);
+      expect(await repository.accept(world.b.id, bPending, 1, noJob)).toBe(true);
+      await world.rememberB();
+    });
+
+    it('accept counts A’s unfinished executions only, and stores A’s', async () => {
+      // B is at a limit of 1; A is not.
+      const mine = pending(world.a.actions.shared.id);
+      expect(await world.byA(() => repository.accept(world.a.id, mine, 1, noJob))).toBe(true);
+      expect(await world.byA(() => repository.accept(world.a.id, pending(world.a.actions.shared.id), 1, noJob))).toBe(false);
+      const stored = (await world.stored(world.a.id)).executions as Array<{ id: string; tenant_id: string; status: string }>;
+      expect(stored).toEqual([expect.objectContaining({ id: mine.id, tenant_id: world.a.id, status: 'pending' })]);
+    });
+
+    it('markRunning, recordAttempts and finish with B’s execution id change nothing of B’s and say so', async () => {
+      expect(await world.byA(() => repository.markRunning(world.a.id, bPending.id, bPending.createdAt))).toBeUndefined();
+      const attempt = { attempt: 1, started_at: new Date().toISOString(), duration_ms: 1, http_status: 500, error: `${B_MARK}?` };
+      await world.byA(() => repository.recordAttempts(world.a.id, bPending.id, bPending.createdAt, [attempt]));
+      const outcome = Object.assign(new Execution(), {
+        id: bPending.id,
+        tenantId: world.a.id,
+        actionId: world.a.actions.shared.id,
+        actionName: 'shared',
+        status: 'succeeded',
+        httpStatus: 200,
+        result: 'taken',
+        error: '',
+        durationMs: 1,
+        attempts: 1,
+        attemptLog: [attempt],
+        createdAt: bPending.createdAt,
+        replayOf: null,
+        payload: 'off',
+      });
+      expect(await world.byA(() => repository.finish(world.a.id, { execution: outcome }))).toBe(false);
+    });
+
+    it('findOfTenant (an MCP task) finds none of B’s for A', async () => {
+      expect(await world.byA(() => log.findOfTenant(world.a.id, bPending.id))).toBeUndefined();
+    });
+
+    it('runAccepted of A’s execution whose action was deleted before it ran fails it without a call, saying why', async () => {
+      const mine = pending(world.a.actions.shared.id);
+      expect(await repository.accept(world.a.id, mine, 10, noJob)).toBe(true);
+      await services.get(ActionsService).delete(world.a.id, 'shared');
+      const job = { tenantId: world.a.id, executionId: mine.id, createdAt: mine.createdAt.toISOString(), actionName: 'shared', parameters: '{}' };
+      expect(await world.byA(() => executions.runAccepted(job))).toBe(true);
+      expect(await repository.find(world.a.id, mine.id, new Date(0))).toMatchObject({ status: 'failed', error: 'the action was deleted before the execution ran', attempts: 0 });
+      expect(receivers.a.calls).toEqual([]);
+      // Finished: another run of the same job makes no call and changes nothing.
+      expect(await executions.runAccepted(job)).toBe(false);
+    });
+
+    it('runAccepted of A’s execution after A was disabled fails it without a call (nothing goes out for a disabled tenant)', async () => {
+      const mine = pending(world.a.actions.shared.id);
+      expect(await repository.accept(world.a.id, mine, 10, noJob)).toBe(true);
+      await services.get(TenancyService).update(world.a.id, { status: 'disabled' });
+      const job = { tenantId: world.a.id, executionId: mine.id, createdAt: mine.createdAt.toISOString(), actionName: 'shared', parameters: '{"city":"Oslo"}' };
+      expect(await world.byA(() => executions.runAccepted(job))).toBe(true);
+      expect(await repository.find(world.a.id, mine.id, new Date(0))).toMatchObject({ status: 'failed', error: 'the tenant was disabled before the execution ran' });
+      expect(receivers.a.calls).toEqual([]);
+    });
+  });
+
   describe('ExecutionsService', () => {
     it('execute runs A’s action of a name B also has: A’s URL, signed with A’s keys only, stored as A’s', async () => {
       const execution = await world.byA(() => executions.execute(world.a.id, 'shared', { city: 'Oslo' }));
@@ -148,9 +221,11 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
     it('the log lists A’s executions of a name B also has, tenant-wide too, and none of a name only B has', async () => {
       const mine = await executions.execute(world.a.id, 'shared', {});
       const query = { limit: 100 };
-      expect(await world.byA(() => log.list(world.a.id, 'shared', query))).toEqual({ executions: [mine], next_cursor: null });
-      expect(await world.byA(() => log.list(world.a.id, undefined, query))).toEqual({ executions: [mine], next_cursor: null });
-      expect(await world.byA(() => log.list(world.a.id, undefined, { ...query, action: 'shared' }))).toEqual({ executions: [mine], next_cursor: null });
+      // List items carry replay_of (null: not a replay), which execute's answer does not.
+      const listed = { executions: [{ ...mine, replay_of: null }], next_cursor: null };
+      expect(await world.byA(() => log.list(world.a.id, 'shared', query))).toEqual(listed);
+      expect(await world.byA(() => log.list(world.a.id, undefined, query))).toEqual(listed);
+      expect(await world.byA(() => log.list(world.a.id, undefined, { ...query, action: 'shared' }))).toEqual(listed);
       await expect(world.byA(() => log.list(world.a.id, 'only_b', query))).rejects.toThrow(ActionNotFoundError);
       await expect(world.byA(() => log.list(world.a.id, undefined, { ...query, action: 'only_b' }))).rejects.toThrow(ActionNotFoundError);
     });

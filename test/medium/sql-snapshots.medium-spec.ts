@@ -92,7 +92,9 @@ describe('SQL snapshots of the repositories (src/queries/)', () => {
   const fileOf = (repository: RepositorySource) => join(QUERIES, `${basename(repository.file, '.ts')}.sql`);
 
   beforeAll(async () => {
-    services = await startServices({}, [ConsoleAuthModule]);
+    // No asynchronous executions run here: their worker's polls, waiting for the one connection of the embedded
+    // database, would be sent in the context of whichever recorded method let it go.
+    services = await startServices({ ASYNC_EXECUTION_CONCURRENCY: '0' }, [ConsoleAuthModule]);
     const tenants = [DummyValue.TENANT_ID, DummyValue.OTHER_TENANT_ID];
     await services.dataSource.query('DELETE FROM tenants WHERE id = ANY($1)', [tenants]);
     // now() has microseconds on PostgreSQL: the lists' positions are exact, so other files walking the tenant list

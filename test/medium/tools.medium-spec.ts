@@ -51,7 +51,7 @@ describe('tools: tenant A never reaches tenant B (medium)', () => {
     it('mcpTools gives A’s action of a name B also has, with A’s description, and none of a name only B has', async () => {
       await readBFirst();
       const listed = await world.byA(() => tools.mcpTools(world.a.id));
-      expect(listed).toEqual([{ name: 'shared', description: 'A shared', inputSchema: expect.objectContaining({ type: 'object' }) }]);
+      expect(listed).toEqual([{ name: 'shared', description: 'A shared', inputSchema: expect.objectContaining({ type: 'object' }), execution: { taskSupport: 'optional' } }]);
     });
 
     it('call runs A’s action of a name B also has: A’s receiver, signed with A’s key, stored as A’s', async () => {

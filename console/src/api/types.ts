@@ -58,7 +58,8 @@ export interface Attempt {
 export interface Execution {
   id: string;
   action_name: string;
-  status: 'succeeded' | 'failed';
+  /** `pending` and `running`: accepted with `Prefer: respond-async`, not finished yet. */
+  status: 'succeeded' | 'failed' | 'pending' | 'running';
   http_status: number | null;
   result: string | null;
   error: string;
@@ -102,7 +103,8 @@ export interface LoggedAttempt {
 
 /** What was sent and what came back, when the log kept it. */
 export interface ExecutionPayload {
-  status: 'kept' | 'not_logged' | 'expired';
+  /** `pending`: the execution has not finished; what it sent and got back is kept when it does. */
+  status: 'kept' | 'not_logged' | 'expired' | 'pending';
   request: LoggedRequest | null;
   attempts: LoggedAttempt[] | null;
 }

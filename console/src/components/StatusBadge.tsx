@@ -5,6 +5,8 @@ const COLORS: Record<string, string> = {
   succeeded: 'teal',
   primary: 'blue',
   failed: 'red',
+  pending: 'yellow',
+  running: 'blue',
   revoked: 'gray',
   expired: 'gray',
   disabled: 'gray',

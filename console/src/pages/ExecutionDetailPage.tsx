@@ -63,9 +63,13 @@ interface DetailProps {
  */
 function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, showAction = false, order, elsewhere }: DetailProps) {
   const section = (order + 1) as 3 | 4;
-  const loaded = useApi<{ execution: ExecutionWithPayload }>(path);
+  const [unfinished, setUnfinished] = useState(false);
+  // An execution accepted to run in the background is read again until it finishes.
+  const loaded = useApi<{ execution: ExecutionWithPayload }>(path, { refreshMs: unfinished ? PROGRESS_REFRESH_MS : undefined });
   const navigate = useNavigate();
   const execution = loaded.data?.execution;
+  const nowUnfinished = execution !== undefined && isUnfinished(execution);
+  if (nowUnfinished !== unfinished) setUnfinished(nowUnfinished);
   const replay = useSend(async () => {
     const { execution: made } = await post<{ execution: Execution }>(`${actionBase(execution!)}/executions/${execution!.id}/replay`);
     notifications.show({
@@ -120,6 +124,7 @@ function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, show
         </Button>
       </PageTitle>
       <ErrorAlert error={replay.error} title="Not replayed" />
+      {nowUnfinished && <Progress execution={execution} />}
       <Paper withBorder p="lg" radius="md">
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="lg">
           <Field label="Status">
@@ -135,7 +140,7 @@ function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, show
           <Field label="Created">
             <Time value={execution.created_at} />
           </Field>
-          <Field label="Duration">{formatDuration(execution.duration_ms)}</Field>
+          <Field label="Duration">{nowUnfinished ? '—' : formatDuration(execution.duration_ms)}</Field>
           <Field label="HTTP status">{execution.http_status ?? '—'}</Field>
           <Field label="Attempts">{execution.attempts}</Field>
           <Field label="Replay of">
@@ -149,7 +154,7 @@ function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, show
           </Field>
         </SimpleGrid>
       </Paper>
-      {payload.status !== 'kept' && (
+      {payload.status !== 'kept' && payload.status !== 'pending' && (
         <Alert color="gray" variant="light" icon={<IconInfoCircle aria-hidden />} title="What was sent and what came back is not kept" data-testid="payload-missing">
           {payload.status === 'not_logged'
             ? 'Payload logging was off for this action when it ran (its Definition page has the switch), so neither the parameters nor the answers were kept, and it cannot be replayed.'
@@ -174,6 +179,28 @@ function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, show
         </Stack>
       </Section>
     </Stack>
+  );
+}
+
+/** How often the page of an unfinished execution reads it again. */
+const PROGRESS_REFRESH_MS = 2_000;
+
+const isUnfinished = (execution: Pick<Execution, 'status'>) => execution.status === 'pending' || execution.status === 'running';
+
+/** Where an execution accepted to run in the background has got to: its state, and its attempts so far. */
+function Progress({ execution }: { execution: Execution }) {
+  const failures = execution.attempts;
+  const state =
+    execution.status === 'pending'
+      ? 'It is waiting for a replica to run it.'
+      : failures === 0
+        ? 'Its call is out: the receiver has not answered yet.'
+        : `${failures} attempt${failures === 1 ? '' : 's'} failed so far (below); it is being tried again.`;
+  return (
+    <Alert color="blue" variant="light" icon={<Loader size={16} aria-hidden />} title={`In progress: ${execution.status}`} data-testid="execution-progress" aria-live="polite">
+      Accepted to run in the background (Prefer: respond-async, or an MCP task). {state} This page reads it again every{' '}
+      {PROGRESS_REFRESH_MS / 1_000} seconds until it has finished.
+    </Alert>
   );
 }
 

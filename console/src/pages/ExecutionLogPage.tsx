@@ -30,7 +30,8 @@ const PICKER_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 /** The pickers' placeholder is a span, not an input's ::placeholder: as dark as dimmed text, for its contrast. */
 const PICKER_STYLES = { placeholder: { color: 'var(--mantine-color-dimmed)' } };
 
-type Status = 'all' | 'succeeded' | 'failed';
+type Status = 'all' | 'succeeded' | 'failed' | 'pending' | 'running';
+const STATUSES: readonly string[] = ['succeeded', 'failed', 'pending', 'running'];
 
 /** The filters of a log, kept in the address (shareable, and the Back button undoes one). */
 interface Filters {
@@ -44,7 +45,7 @@ function useFilters(tenantWide: boolean): [Filters, (change: Partial<Filters>) =
   const [params, setParams] = useSearchParams();
   const status = params.get('status');
   const filters: Filters = {
-    status: status === 'succeeded' || status === 'failed' ? status : 'all',
+    status: status !== null && STATUSES.includes(status) ? (status as Status) : 'all',
     action: (tenantWide && params.get('action')) || undefined,
     since: params.get('since') || undefined,
     until: params.get('until') || undefined,
@@ -294,6 +295,8 @@ function FilterBar({ filters, onChange, tenantWide }: { filters: Filters; onChan
               { value: 'all', label: 'All' },
               { value: 'succeeded', label: 'Succeeded' },
               { value: 'failed', label: 'Failed' },
+              { value: 'pending', label: 'Pending' },
+              { value: 'running', label: 'Running' },
             ]}
           />
         </Stack>

@@ -49,6 +49,9 @@ describe('compileLinear', () => {
     expect(programSize(compileLinear('[a-z]{500}'))).toBeGreaterThan(500);
   });
 
+  // The engine running this test is the oracle, so it fails where that engine is wrong: V8 14.6 (Node.js 26.12.1)
+  // answers /[^a]$/u.test('😀') false, where the specification and Node.js 20, 22 and 24 say true
+  // (docs/operations.md, "The runtime").
   it('agrees with ECMAScript on generated patterns and inputs', () => {
     const atom = fc.constantFrom('a', 'b', 'é', '😀', ' ', '\\s', '\\S', '\\d', '\\w', '\\W', '.', '[a-c]', '[^a]', '[\\s\\d]', '[^\\s]', '\\u00a0', '\\n', '-', '\\.', '[\\b]');
     const piece = fc.oneof(fc.tuple(atom, fc.constantFrom('', '*', '+', '?', '{1,2}', '*?', '{2}')).map(([a, q]) => a + q), fc.constantFrom('\\b'));

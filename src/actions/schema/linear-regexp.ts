@@ -42,7 +42,7 @@ export function regexpWeight(regexp: RE2JS): number {
 }
 
 /** ECMAScript (Unicode mode) syntax to RE2 syntax with the same meaning; see compileLinear. */
-export function toRe2Syntax(pattern: string): string {
+function toRe2Syntax(pattern: string): string {
   let out = '';
   let i = 0;
   let inClass = false;

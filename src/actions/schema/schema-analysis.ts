@@ -48,7 +48,7 @@ export interface SchemaCost {
   text: number;
 }
 
-export type SchemaAnalysis =
+type SchemaAnalysis =
   /** Refused at registration: the problem, in the words of `json_schema: <problem>`. */
   | { kind: 'refused'; problem: string }
   /** Checked in the worker, under a deadline; `reason` says why (for logs and tests). */

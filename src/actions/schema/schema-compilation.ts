@@ -6,7 +6,7 @@ export type Compilation = { ok: true; validate: ValidateFunction } | { ok: false
 
 /** A parameter check's outcome: valid, Ajv's errors, or why it could not be made. */
 export type ParameterCheck = { valid: true } | { valid: false; errors: ParameterError[] } | { valid: false; problem: string };
-export type ParameterError = Pick<ErrorObject, 'instancePath' | 'message'>;
+type ParameterError = Pick<ErrorObject, 'instancePath' | 'message'>;
 
 /**
  * Validates `schema` against its dialect's meta-schema, then compiles it in a private Ajv (schema-ajv.ts). With

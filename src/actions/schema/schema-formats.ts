@@ -14,7 +14,7 @@ const MAX_HOSTNAME = 254;
 /** What a check by a hand-written format function costs per character, in the units of SchemaCost. */
 const FUNCTION_FORMAT_WEIGHT = 64;
 
-export interface LinearFormats {
+interface LinearFormats {
   formats: Record<string, Format>;
   /** Per format, how much a check costs per character of the string (an RE2 program's size, or a constant). */
   weights: Record<string, number>;

@@ -5,7 +5,7 @@
 export type SchemaDialect = '2020-12' | 'draft-07';
 
 /** One mistake: where (a JSON Pointer into the schema, '' for the schema itself) and what. */
-export interface SchemaMistake {
+interface SchemaMistake {
   path: string;
   message: string;
 }
@@ -36,7 +36,7 @@ export const DIALECT_KEYWORDS: Record<SchemaDialect, readonly string[]> = {
 const KNOWN: Record<SchemaDialect, ReadonlySet<string>> = { 'draft-07': new Set(DIALECT_KEYWORDS['draft-07']), '2020-12': new Set(DIALECT_KEYWORDS['2020-12']) };
 const DIALECT_NAMES: Record<SchemaDialect, string> = { 'draft-07': 'draft-07', '2020-12': 'draft 2020-12' };
 
-export const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
+const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 /** Type names from other languages and formats, and what JSON Schema calls them. */
 const TYPE_ALIASES: Record<string, string> = {
   str: 'string', text: 'string', char: 'string', varchar: 'string',
@@ -151,7 +151,7 @@ export function mistakesText(mistakes: readonly SchemaMistake[], field = 'json_s
 }
 
 /** `/properties/city` as `.properties.city`, the way parameters' places are written (`parameters.city`). */
-export function pointerAsPath(pointer: string): string {
+function pointerAsPath(pointer: string): string {
   return pointer.replace(/\//g, '.');
 }
 

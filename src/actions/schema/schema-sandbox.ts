@@ -7,7 +7,7 @@ import type { ParameterCheck } from './schema-compilation';
 import type { WorkerReply, WorkerRequest } from './schema-worker';
 import { WorkerTime } from './worker-time';
 
-export type SandboxOutcome<T> =
+type SandboxOutcome<T> =
   | { kind: 'answered'; reply: T }
   /** The job ran past the deadline: its worker was stopped. */
   | { kind: 'timed_out' }
@@ -31,11 +31,11 @@ export const MAX_WAITING = 4;
  */
 export const SHARED_WORKERS = 2;
 /** Workers of their own for owners in quarantine (running at once; more such owners wait their turn for one). */
-export const OWN_WORKERS = 2;
+const OWN_WORKERS = 2;
 /** How long an owner whose job hit the deadline (or killed its worker) stays off the shared workers. */
-export const QUARANTINE_MS = 10 * 60_000;
+const QUARANTINE_MS = 10 * 60_000;
 /** Each owner's worker time per minute when SCHEMA_WORKER_MS_PER_MINUTE is not set. */
-export const DEFAULT_WORKER_MS_PER_MINUTE = 10_000;
+const DEFAULT_WORKER_MS_PER_MINUTE = 10_000;
 /** A worker of its own that has been idle this long is stopped (memory); the owner's next job starts another. */
 const OWN_WORKER_IDLE_MS = 60_000;
 /** Only schemas that compiled this fast are compiled again on a replacement shared worker, unasked. */

@@ -81,7 +81,7 @@ function lastRepeatedItem(data: unknown[]): Duplicate | undefined {
 }
 
 /** A text equal for two JSON values exactly when they are deeply equal; built without recursion. */
-export function canonicalKey(value: unknown): string {
+function canonicalKey(value: unknown): string {
   const parts: string[] = [];
   const pending: unknown[] = [value];
   while (pending.length > 0) {

@@ -22,7 +22,7 @@ export class PortalLinkResponse {
 }
 
 /** Whose portal a link opens, read without using the link up. */
-export class PortalLinkPreviewDto {
+class PortalLinkPreviewDto {
   @ApiProperty({ format: 'uuid' })
   tenant_id: string;
 
@@ -34,7 +34,7 @@ export class PortalLinkPreviewDto {
 }
 
 /** The console session the browser holds, which opening the link would end. */
-export class HeldSessionDto {
+class HeldSessionDto {
   @ApiProperty({ enum: ['operator', 'tenant'] })
   kind: SessionKind;
 

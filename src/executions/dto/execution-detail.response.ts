@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { LoggedExecutionDto } from './execution.response';
 
 /** One try at delivering an execution. */
-export class AttemptDto {
+class AttemptDto {
   @ApiProperty({ type: 'integer', example: 1, description: '1 for the first try, then each retry' })
   attempt: number;
 
@@ -20,7 +20,7 @@ export class AttemptDto {
 }
 
 /** A body as the log keeps it (the bounds: docs/decisions.md, "The delivery log"). */
-export class LoggedBodyDto {
+class LoggedBodyDto {
   @ApiProperty({ type: 'string', nullable: true, description: 'The body as text when it is UTF-8, else base64 (body_encoding); null: there was none' })
   body: string | null;
 
@@ -34,12 +34,12 @@ export class LoggedBodyDto {
   body_truncated: boolean;
 }
 
-export class LoggedRequestDto extends LoggedBodyDto {
+class LoggedRequestDto extends LoggedBodyDto {
   @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'The headers sent, credentials left out' })
   headers: Record<string, string>;
 }
 
-export class LoggedResponseDto extends LoggedBodyDto {
+class LoggedResponseDto extends LoggedBodyDto {
   @ApiProperty({ type: 'integer', example: 200 })
   status: number;
 
@@ -47,7 +47,7 @@ export class LoggedResponseDto extends LoggedBodyDto {
   headers: Record<string, string>;
 }
 
-export class LoggedAttemptDto {
+class LoggedAttemptDto {
   @ApiProperty({ type: 'integer' })
   attempt: number;
 
@@ -61,10 +61,12 @@ export class LoggedAttemptDto {
 /** What was sent and what came back, when kept. */
 export class ExecutionPayloadDto {
   @ApiProperty({
-    enum: ['kept', 'not_logged', 'expired'],
-    description: '`not_logged`: payload logging was off for the action (or the execution predates payloads); `expired`: past EXECUTION_PAYLOAD_RETENTION_DAYS',
+    enum: ['kept', 'not_logged', 'expired', 'pending'],
+    description:
+      '`not_logged`: payload logging was off for the action (or the execution predates payloads); `expired`: past EXECUTION_PAYLOAD_RETENTION_DAYS; ' +
+      '`pending`: the execution has not finished (it is kept, if at all, when it does)',
   })
-  status: 'kept' | 'not_logged' | 'expired';
+  status: 'kept' | 'not_logged' | 'expired' | 'pending';
 
   @ApiProperty({ type: LoggedRequestDto, nullable: true, description: 'The last attempt\'s request: the exact body signed and sent, and its headers' })
   request: LoggedRequestDto | null;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** The numbers of one period (or of one action over the last 24 hours). */
-export class StatsSummaryDto {
+class StatsSummaryDto {
   @ApiProperty({ type: 'integer', example: 120 })
   executions: number;
 
@@ -23,7 +23,7 @@ export class StatsPointDto extends StatsSummaryDto {
   start: string;
 }
 
-export class ActionStatsDto extends StatsSummaryDto {
+class ActionStatsDto extends StatsSummaryDto {
   @ApiProperty({ example: 'get_weather' })
   action_name: string;
 }

@@ -9,7 +9,10 @@ export class ExecutionDto {
   @ApiProperty({ example: 'get_weather' })
   action_name: string;
 
-  @ApiProperty({ enum: ['succeeded', 'failed'] })
+  @ApiProperty({
+    enum: ['succeeded', 'failed', 'pending', 'running'],
+    description: 'An execution accepted with `Prefer: respond-async` is `pending`, then `running`, then `succeeded` or `failed`; one run synchronously is stored finished',
+  })
   status: ExecutionStatus;
 
   @ApiProperty({ type: 'integer', nullable: true, example: 200 })
@@ -55,7 +58,7 @@ export class ExecutionListResponse {
 }
 
 /** A replay's answer: the execution, and the one it replayed. */
-export class ReplayedExecutionDto extends ExecutionDto {
+class ReplayedExecutionDto extends ExecutionDto {
   @ApiProperty({ format: 'uuid', description: 'The original execution (the first of a chain of replays), whose id is the webhook-id of every replay' })
   replay_of: string;
 }

@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Checks } from '../../common/checks';
 
 /** An action's delivery log settings: kept apart from the Action, whose fields the spec fixes (spec 2.1). */
-export class LogSettingsDto {
+class LogSettingsDto {
   @ApiProperty({ description: 'Whether executions keep what was sent (parameters, headers) and what came back; default true' })
   payload_logging: boolean;
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CreateTaskResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodType } from 'zod';
 import { ActionNotFoundError } from '../../actions/actions.errors';
 import { ServiceUnavailableError } from '../../common/common.errors';
@@ -9,18 +9,27 @@ import { AsOf } from '../../database/read-scope';
 import { ATTRIBUTE } from '../../tracing/span-attributes';
 import { TraceParent } from '../../tracing/trace-context';
 import { Tracing } from '../../tracing/tracing';
+import { AppConfig } from '../../config/app-config';
+import { ExecutionLogService } from '../../executions/execution-log.service';
+import { TooManyUnfinishedExecutionsError } from '../../executions/executions.errors';
 import { ToolsService } from '../tools.service';
+import { ExecutionTaskStore, TASK_POLL_MS, toolResult } from './execution-tasks';
 import { McpCursors } from './mcp-cursors';
-import { INTERNAL_ERROR, INVALID_PARAMS, McpScreenedTransport } from './mcp-screened-transport';
+import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, McpScreenedTransport } from './mcp-screened-transport';
 
 /** How many tools one `tools/list` page holds; a longer list continues with `nextCursor`. */
 export const TOOLS_PAGE_SIZE = 50;
-/** The `_meta` key of a tool result that carries the execution (as `GET …/executions` shows it). */
-export const EXECUTION_META_KEY = 'action-gateway/execution';
+export { EXECUTION_META_KEY } from './execution-tasks';
 
 const SERVER_INFO = { name: 'action-gateway', version: '1.0.0' };
 const INSTRUCTIONS =
-  "Each tool is one of this tenant's actions: calling it sends a signed request to the action's webhook and returns the webhook's result as text.";
+  "Each tool is one of this tenant's actions: calling it sends a signed request to the action's webhook and returns the webhook's result as text. " +
+  'A call made as a task (tools/call with `task`) is accepted at once and runs in the background; tasks/get tells how it goes and tasks/result gives its result.';
+/**
+ * Tasks (MCP 2025-11-25): tools/call may be made as one, and tasks/list lists them. No `cancel`: a call accepted is
+ * made (a receiver may have it already), so tasks/cancel is not offered.
+ */
+const TASKS_CAPABILITY = { list: {}, requests: { tools: { call: {} } } };
 
 /**
  * The MCP server (Streamable HTTP, stateless): every HTTP request gets a server and transport of its own for the
@@ -40,6 +49,8 @@ export class McpEndpoint {
     private readonly tools: ToolsService,
     private readonly cursors: McpCursors,
     private readonly tracing: Tracing,
+    private readonly log: ExecutionLogService,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -61,7 +72,14 @@ export class McpEndpoint {
   }
 
   private serverFor(sdk: Sdk, tenantId: TenantId, body: unknown, asOf: AsOf | undefined, trace: TraceParent | undefined) {
-    const server = new sdk.Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    const server = new sdk.Server(SERVER_INFO, {
+      capabilities: { tools: { listChanged: false }, tasks: TASKS_CAPABILITY },
+      instructions: INSTRUCTIONS,
+      taskStore: new ExecutionTaskStore(tenantId, this.log, this.config.executionRetentionDays),
+      defaultTaskPollInterval: TASK_POLL_MS,
+    });
+    // The SDK answers tasks/cancel for any task store; not offered here (TASKS_CAPABILITY), it is a method not found.
+    server.removeRequestHandler('tasks/cancel');
     server.setRequestHandler(sdk.ListToolsRequestSchema, (request) =>
       this.tracing.span(trace, 'tools/list', { [ATTRIBUTE.mcpMethod]: 'tools/list', [ATTRIBUTE.tenantId]: tenantId }, () =>
         this.guarded(() => this.listTools(tenantId, request.params?.cursor, asOf)),
@@ -72,7 +90,11 @@ export class McpEndpoint {
         trace,
         `tools/call ${request.params.name}`,
         { [ATTRIBUTE.mcpMethod]: 'tools/call', [ATTRIBUTE.toolName]: request.params.name, [ATTRIBUTE.tenantId]: tenantId },
-        ({ trace: call }) => this.guarded(() => this.callTool(tenantId, request.params.name, originalArguments(body) ?? request.params.arguments ?? {}, asOf, call)),
+        ({ trace: call }) =>
+          this.guarded<CallToolResult | CreateTaskResult>(() => {
+            const parameters = originalArguments(body) ?? request.params.arguments ?? {};
+            return request.params.task ? this.callToolAsTask(tenantId, request.params.name, parameters, asOf, call) : this.callTool(tenantId, request.params.name, parameters, asOf, call);
+          }),
       ),
     );
     return server;
@@ -101,13 +123,28 @@ export class McpEndpoint {
       throw error;
     }
     if (!outcome.ran) return { content: [{ type: 'text', text: outcome.error }], isError: true };
-    const execution = outcome.execution;
-    const failed = execution.status === 'failed';
-    return {
-      content: [{ type: 'text', text: failed ? execution.error : (execution.result ?? '') }],
-      isError: failed,
-      _meta: { [EXECUTION_META_KEY]: execution },
-    };
+    return toolResult(outcome.execution);
+  }
+
+  /**
+   * tools/call made as a task: the execution is accepted as `Prefer: respond-async` accepts it and its task answered
+   * at once; the call runs in the background (tasks/get, tasks/result). Nothing accepted, nothing runs: parameters
+   * the schema refuses, a tenant without an HMAC key, or one at ASYNC_EXECUTIONS_PER_TENANT get a JSON-RPC error
+   * with the text a synchronous call's result would carry (a task is only created for a call that will be made).
+   */
+  private async callToolAsTask(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf: AsOf | undefined, trace: TraceParent): Promise<CreateTaskResult> {
+    let outcome;
+    try {
+      outcome = await this.tools.accept(tenantId, name, parameters, asOf, trace);
+    } catch (error) {
+      if (error instanceof ActionNotFoundError) throw new JsonRpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+      if (error instanceof TooManyUnfinishedExecutionsError) throw new JsonRpcError(INVALID_REQUEST, error.message);
+      throw error;
+    }
+    if (!outcome.ran) throw new JsonRpcError(INVALID_PARAMS, outcome.error);
+    const { id, status, error, attempts, created_at } = outcome.execution;
+    const store = new ExecutionTaskStore(tenantId, this.log, this.config.executionRetentionDays);
+    return { task: store.task({ id, status, error, attempts, attemptLog: [], createdAt: new Date(created_at) }) };
   }
 
   /** Failures other than the protocol's own never reach the client with their internals. */
@@ -148,8 +185,17 @@ async function loadSdk() {
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
   const { CallToolRequestSchema, ListToolsRequestSchema } = types;
-  // Every method the server answers: its own two, and the `initialize` and `ping` the SDK's Server answers itself.
-  const served = [types.InitializeRequestSchema, types.PingRequestSchema, ListToolsRequestSchema, CallToolRequestSchema];
+  // Every method the server answers: its own two, the `initialize` and `ping` the SDK's Server answers itself, and
+  // the task methods it answers from the task store (ExecutionTaskStore); tasks/cancel is not offered.
+  const served = [
+    types.InitializeRequestSchema,
+    types.PingRequestSchema,
+    ListToolsRequestSchema,
+    CallToolRequestSchema,
+    types.GetTaskRequestSchema,
+    types.GetTaskPayloadRequestSchema,
+    types.ListTasksRequestSchema,
+  ];
   const requestSchemas = new Map<string, ZodType>(served.map((schema) => [schema.shape.method.value, schema]));
   return { Server, WebStandardStreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema, requestSchemas };
 }

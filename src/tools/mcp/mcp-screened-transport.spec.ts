@@ -36,16 +36,29 @@ describe('McpScreenedTransport', () => {
     logged.mockRestore();
   });
 
-  it('hands the server a request without its task augmentation, and answers malformed params itself', () => {
+  it('takes the SDK\'s "MCP error <code>: " off a message, which its client adds again', async () => {
+    const inner = fakeTransport();
+    const screened = new McpScreenedTransport(inner, schemas);
+    await screened.send({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'MCP error -32602: Failed to retrieve task: Task not found' } });
+    await screened.send({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'MCP error -32600: not this code' } });
+    expect(inner.sent).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Failed to retrieve task: Task not found' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'MCP error -32600: not this code' } },
+    ]);
+  });
+
+  it('hands the server a task augmentation on tools/call only, and answers malformed params itself', () => {
     const inner = fakeTransport();
     const screened = new McpScreenedTransport(inner, schemas);
     const received: JSONRPCMessage[] = [];
     screened.onmessage = (message) => void received.push(message);
     inner.onmessage?.({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: {}, task: { ttl: 5 } } });
+    inner.onmessage?.({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { task: { ttl: 5 } } });
     inner.onmessage?.({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 3 } });
     inner.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(received).toEqual([
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: {} } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: {}, task: { ttl: 5 } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
     ]);
     expect(inner.sent).toEqual([{ jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Invalid params: params.name: must be a string' } }]);

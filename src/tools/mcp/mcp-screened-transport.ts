@@ -4,11 +4,12 @@ import { Logger } from '@nestjs/common';
 import type { ZodType } from 'zod';
 import { paramsProblem } from './mcp-params';
 
-/** JSON-RPC's "Invalid params" and "Internal error" (the SDK's ErrorCode). */
+/** JSON-RPC's "Invalid request", "Invalid params" and "Internal error" (the SDK's ErrorCode). */
+export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 /** All an internal error ever says (docs/llm-tools.md): the database is down, or something else failed. */
-export const INTERNAL_ERROR_MESSAGES: readonly string[] = ['Service unavailable', 'Internal server error'];
+const INTERNAL_ERROR_MESSAGES: readonly string[] = ['Service unavailable', 'Internal server error'];
 
 /**
  * The transport as the SDK's server sees it, with each request's params checked first against the request
@@ -18,10 +19,11 @@ export const INTERNAL_ERROR_MESSAGES: readonly string[] = ['Service unavailable'
  * transport and the server, keeps the transport's own refusals (406, -32700, protocol version) first, as for any
  * request, and covers every method the server answers, its built-in `initialize` and `ping` included.
  *
- * Two more corrections on the way: a request's task augmentation (`params.task`) is dropped, because a server
- * that declares no `tasks` capability must process the request normally (MCP 2025-11-25, Tasks) where the SDK
- * answers -32603; and an internal error the SDK would send with some other message (an exception's text) says
- * only `Internal server error`, the text being logged.
+ * Three more corrections on the way: a request's task augmentation (`params.task`) is dropped from every method but
+ * tools/call, the one this server declares tasks for, because a request type without the capability must be
+ * processed normally (MCP 2025-11-25, Tasks) where the SDK answers -32603; an internal error the SDK would send
+ * with some other message (an exception's text) says only `Internal server error`, the text being logged; and the
+ * SDK's "MCP error <code>: " prefix, which its client adds again, is taken off.
  */
 export class McpScreenedTransport implements Transport {
   onclose?: () => void;
@@ -52,6 +54,12 @@ export class McpScreenedTransport implements Transport {
       this.logger.error({ error: message.error }, 'MCP internal error');
       return this.inner.send({ jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: 'Internal server error' } }, options);
     }
+    // The SDK's own handlers (the task methods) throw its McpError, whose message starts with "MCP error <code>: ",
+    // which its client adds again: the wire carries the message without it, as the protocol's examples do.
+    const prefix = 'error' in message ? `MCP error ${message.error.code}: ` : undefined;
+    if (prefix !== undefined && 'error' in message && message.error.message.startsWith(prefix)) {
+      return this.inner.send({ ...message, error: { ...message.error, message: message.error.message.slice(prefix.length) } }, options);
+    }
     return this.inner.send(message, options);
   }
 
@@ -65,7 +73,7 @@ export class McpScreenedTransport implements Transport {
       return;
     }
     let request = message;
-    if (request.params && 'task' in request.params) {
+    if (request.method !== 'tools/call' && request.params && 'task' in request.params) {
       const { task: _ignored, ...params } = request.params;
       request = { ...request, params };
     }
