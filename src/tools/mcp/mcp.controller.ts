@@ -3,7 +3,7 @@ import { Body, Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentTenant } from '../../auth/current-principal.decorator';
-import { ApiErrors, forbidden } from '../../common/api-errors.decorator';
+import { ApiErrors } from '../../common/api-errors.decorator';
 import { TenantAuthenticated } from '../../auth/tenant-authenticated.decorator';
 import { ForwardsAsWritten } from '../../common/json-body.interceptor';
 import { GATEWAY_PREFIX } from '../../common/routes';
@@ -14,6 +14,7 @@ import { McpOriginGuard } from './mcp-origin.guard';
 
 /** The request headers the Streamable HTTP transport reads. */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
+const ORIGIN_REFUSED = new OriginNotAllowedError();
 const JSON_RPC_EXAMPLE = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 'Oslo' } } };
 
 @ApiTags('tools')
@@ -46,7 +47,7 @@ export class McpController {
     schema: { type: 'object', additionalProperties: true },
   })
   @ApiResponse({ status: 406, description: 'Accept excludes application/json (a JSON-RPC error)', schema: { type: 'object', additionalProperties: true } })
-  @ApiErrors(401, forbidden(new OriginNotAllowedError().message), 413, 429)
+  @ApiErrors(401, { status: 403, examples: [{ error: ORIGIN_REFUSED.message, details: ORIGIN_REFUSED.details }] }, 413, 429)
   async handle(
     @CurrentTenant() tenantId: TenantId,
     @Req() request: FastifyRequest,
