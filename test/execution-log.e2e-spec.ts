@@ -173,6 +173,23 @@ describe('the delivery log', () => {
       }
     });
 
+    it('lists every header sent, the trace context (traceparent, tracestate) included, as the receiver got them', async () => {
+      const action = await actionAnswering(answer(200, '{"result":"ok"}'));
+      const mark = receiver.calls.length;
+      const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      const execution = (
+        await gateway(testApp, 'POST', `/actions/${action.name}/execute`, { token: tenant.jwt, body: { parameters: { city: 'Oslo' } }, headers: { traceparent, tracestate: 'platform=abc' } })
+      ).body.execution;
+      const [received] = receiver.calls.slice(mark);
+      const { payload } = (await get(`/actions/${action.name}/executions/${execution.id}`)).body.execution;
+      // What the connection itself carries (undici's framing) is the transport's, not the gateway's headers.
+      const { host, connection, 'content-length': length, ...got } = received.headers as Record<string, string>;
+      expect([host, connection, length]).toEqual([expect.any(String), 'keep-alive', String(Buffer.byteLength(received.body))]);
+      expect(payload.request.headers).toEqual(got);
+      expect(payload.attempts[0].request_headers).toEqual(got);
+      expect(got).toEqual(expect.objectContaining({ traceparent: expect.stringMatching(/^00-0af7651916cd43dd8448eb211c80319c-[0-9a-f]{16}-0[01]$/), tracestate: 'platform=abc' }));
+    });
+
     it('shows a payload stored with its own request headers (before they were stored once) as it was stored', async () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
       const execution = (await execute(action.name)).body.execution;

@@ -20,7 +20,10 @@ export interface DeliveryAttempt {
   attempt: number;
   startedAt: Date;
   outcome: DeliveryOutcome;
-  /** What was sent: the exact bytes signed (as text) and the headers (besides those WebhookClient adds). */
+  /**
+   * What was sent: the exact bytes signed (as text) and the headers, the trace context's included (besides those
+   * WebhookClient adds to every POST).
+   */
   sent: { body: string; headers: Record<string, string> };
 }
 
@@ -73,8 +76,8 @@ export class WebhookService {
         const body = buildWebhookBody(payload, keys);
         const headers = standardWebhookHeaders(webhookId, payload.timestamp, body, keys);
         const remaining = budget - (performance.now() - started);
-        const outcome = await this.post(delivery.trace, url, body, headers, true, attempt, remaining);
-        attempts.push({ attempt, startedAt, outcome, sent: { body, headers } });
+        const { outcome, sent } = await this.post(delivery.trace, url, body, headers, true, attempt, remaining);
+        attempts.push({ attempt, startedAt, outcome, sent: { body, headers: sent } });
         const delay = retryDelay(outcome, attempt, this.config.webhook.maxRetries, budget - (performance.now() - started));
         if (delay === undefined) {
           delivery.span?.setAttributes({ [ATTRIBUTE.attempts]: attempt, [ATTRIBUTE.webhookOutcome]: outcome.kind });
@@ -102,18 +105,28 @@ export class WebhookService {
     const keys = await this.hmacKeys.signingKeys(tenantId);
     const body = buildWebhookBody(payload, keys);
     const headers = standardWebhookHeaders(webhookId, payload.timestamp, body, keys);
-    return this.post(trace, url, body, headers, readBody, 1);
+    return (await this.post(trace, url, body, headers, readBody, 1)).outcome;
   }
 
   /**
    * One POST, in a CLIENT span of its own (when recording) whose context the receiver gets as `traceparent`:
-   * its host and port, attempt, status and outcome, never the URL (whose path or query may hold a secret).
+   * its host and port, attempt, status and outcome, never the URL (whose path or query may hold a secret). `sent`
+   * is every header given to the client (the trace context included), as the delivery log shows them.
    */
-  private async post(trace: TraceParent | undefined, url: string, body: string, headers: Record<string, string>, readBody: boolean, attempt: number, timeoutMs?: number): Promise<DeliveryOutcome> {
+  private async post(
+    trace: TraceParent | undefined,
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    readBody: boolean,
+    attempt: number,
+    timeoutMs?: number,
+  ): Promise<{ outcome: DeliveryOutcome; sent: Record<string, string> }> {
     const started = this.tracing.start(trace, 'POST', this.tracing.recording ? attemptAttributes(url, readBody, attempt) : undefined, SpanKind.CLIENT);
-    const outcome = await this.client.post(url, body, { ...headers, ...this.tracing.outgoingHeaders(started.trace) }, readBody, timeoutMs);
+    const sent = { ...headers, ...this.tracing.outgoingHeaders(started.trace) };
+    const outcome = await this.client.post(url, body, sent, readBody, timeoutMs);
     if (started.span) endAttempt(started.span, outcome);
-    return outcome;
+    return { outcome, sent };
   }
 }
 
