@@ -80,7 +80,7 @@ async function attackerTenant(url, adminKey, name = 'attacker') {
 async function portalSession(url, adminKey, tenantId) {
   const { portal_link } = (await call(url, 'POST', `/api/v1/admin/tenants/${tenantId}/portal-links`, { token: adminKey, expected: 201 })).json;
   const pool = new Pool(url, { connections: 1 });
-  const res = await pool.request({ method: 'POST', path: '/api/v1/admin/portal-links/redeem', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: portal_link.token }) });
+  const res = await pool.request({ method: 'POST', path: '/api/v1/admin/portal-links/redeem', headers: { 'content-type': 'application/json', origin: url }, body: JSON.stringify({ token: portal_link.token }) });
   const { session } = await res.body.json();
   await pool.close();
   const cookie = [res.headers['set-cookie']].flat().find((line) => line.startsWith('agw_console_session='));

@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../src/common/clock';
 import { admin, createTenant } from './support/factories';
-import { call } from './support/http';
-import { operatorSession, redeemPortalLink, sessionCookieOf, withSession } from './support/console-session';
+import { bareCall, call } from './support/http';
+import { operatorSession, redeem, redeemPortalLink, sessionCookieOf, withSession } from './support/console-session';
 import { startTestApp, testConfig, TestApp } from './support/test-app';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -107,20 +107,17 @@ describe('console sessions and portal links (issue 13)', () => {
       const { tenantId } = await createTenant(testApp);
       const link = (await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`)).body.portal_link;
       // Not unasked: a link opened in a signed-in browser is refused (409, the link unused) until replace_session says so.
-      const unasked = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: link.token }, headers: { cookie: `agw_console_session=${second}` } });
+      const unasked = await redeem(testApp.baseUrl, { token: link.token }, { cookie: second, headers: { 'x-csrf-token': again.body.session.csrf_token } });
       expect([unasked.status, unasked.body]).toEqual([
         409,
         {
           error: 'This browser already holds a console session',
-          details: "replace_session: must be true to end this browser's operator session and open this link's portal (the link is still unused)",
+          details: "replace_session: must be true, with the session's X-CSRF-Token, to end this browser's operator session and open this link's portal (the link is still unused)",
         },
       ]);
       expect(sessionCookieOf(unasked)).toBeUndefined();
       expect((await tenants(second)).status).toBe(200);
-      const redeemed = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', {
-        body: { token: link.token, replace_session: true },
-        headers: { cookie: `agw_console_session=${second}` },
-      });
+      const redeemed = await redeem(testApp.baseUrl, { token: link.token, replace_session: true }, { cookie: second, headers: { 'x-csrf-token': again.body.session.csrf_token } });
       expect(redeemed.status).toBe(200);
       expect(redeemed.headers.get('cache-control')).toBe('no-store'); // it sets the session cookie
       expect((await tenants(second)).status).toBe(401);
@@ -227,7 +224,7 @@ describe('console sessions and portal links (issue 13)', () => {
       expect(session.response.body.session).toMatchObject({ kind: 'tenant', tenant_id: tenantId });
       expect(session.response.headers.getSetCookie()[0]).toMatch(/; HttpOnly; SameSite=Strict/);
 
-      const again = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: link.token } });
+      const again = await redeem(testApp.baseUrl, { token: link.token });
       expect(again.status).toBe(401);
       expect(again.body).toEqual({ error: 'Invalid portal link' });
       expect(sessionCookieOf(again)).toBeUndefined();
@@ -237,16 +234,16 @@ describe('console sessions and portal links (issue 13)', () => {
       const { tenantId } = await createTenant(testApp);
       const expired = await portalLink(tenantId);
       clock.offsetMs = testApp.config.console.portalLinkTtlMs + 1_000;
-      const late = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: expired.token } });
+      const late = await redeem(testApp.baseUrl, { token: expired.token });
       clock.offsetMs = 0;
       expect([late.status, late.body]).toEqual([401, { error: 'Invalid portal link' }]);
 
-      const unknown = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: 'agwp_nope' } });
+      const unknown = await redeem(testApp.baseUrl, { token: 'agwp_nope' });
       expect([unknown.status, unknown.body]).toEqual([401, { error: 'Invalid portal link' }]);
 
       const forDisabled = await portalLink(tenantId);
       await admin(testApp, 'PATCH', `/tenants/${tenantId}`, { status: 'disabled' });
-      const refused = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: forDisabled.token } });
+      const refused = await redeem(testApp.baseUrl, { token: forDisabled.token });
       expect([refused.status, refused.body]).toEqual([401, { error: 'Invalid portal link' }]);
     });
 
@@ -268,6 +265,81 @@ describe('console sessions and portal links (issue 13)', () => {
         headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
       });
       expect(response.body.portal_link.url).toBe(`${replica.baseUrl}/console/portal#token=${response.body.portal_link.token}`);
+    });
+  });
+
+  describe('redeeming a portal link from this service\'s own pages only (issue 37)', () => {
+    const portalLink = async (tenantId: string) => (await admin(testApp, 'POST', `/tenants/${tenantId}/portal-links`)).body.portal_link;
+    const unused = async (token: string) => expect(await rows('SELECT redeemed_at FROM portal_links WHERE token_hash = $1', [sha256(token)])).toEqual([{ redeemed_at: null }]);
+    const tenants = (cookie: string) => call(testApp.baseUrl, 'GET', '/api/v1/admin/tenants', { headers: { cookie: `agw_console_session=${cookie}` } });
+    const CROSS_ORIGIN = { error: 'Cross-origin request refused', details: "Origin: must be this service's own (or Sec-Fetch-Site: same-origin without Origin)" };
+    const NOT_JSON = { error: 'Unsupported media type', details: 'Content-Type: must be application/json' };
+
+    it('refuses another origin of the same site, a missing or non-JSON Content-Type, and no Origin without Sec-Fetch-Site: same-origin', async () => {
+      const { tenantId } = await createTenant(testApp);
+      const link = await portalLink(tenantId);
+      const operator = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      const port = Number(new URL(testApp.baseUrl).port);
+      const refusals: Array<[Record<string, string>, number, unknown]> = [
+        // Another port of the same host: the same site, so the SameSite=Strict cookie travels with it.
+        [{ origin: `http://127.0.0.1:${port + 1}` }, 403, CROSS_ORIGIN],
+        [{ origin: `http://localhost:${port + 1}` }, 403, CROSS_ORIGIN],
+        [{ origin: `https://127.0.0.1:${port}` }, 403, CROSS_ORIGIN],
+        [{ origin: 'http://app.gateway.example.test' }, 403, CROSS_ORIGIN],
+        // A rebound name: the Host header says it too, and counts for nothing.
+        [{ origin: 'http://evil.example.com', host: 'evil.example.com' }, 403, CROSS_ORIGIN],
+        [{ origin: 'null' }, 403, CROSS_ORIGIN],
+        [{}, 403, CROSS_ORIGIN],
+        [{ 'sec-fetch-site': 'same-site' }, 403, CROSS_ORIGIN],
+        [{ 'sec-fetch-site': 'cross-site' }, 403, CROSS_ORIGIN],
+        [{ 'sec-fetch-site': 'none' }, 403, CROSS_ORIGIN],
+        [{ origin: testApp.baseUrl, 'content-type': 'text/plain' }, 415, NOT_JSON],
+        [{ origin: testApp.baseUrl, 'content-type': 'application/x-www-form-urlencoded' }, 415, NOT_JSON],
+        [{ origin: testApp.baseUrl, 'content-type': 'application/json-patch+json' }, 415, NOT_JSON],
+        [{ origin: testApp.baseUrl }, 415, NOT_JSON], // no Content-Type at all
+      ];
+      const body = JSON.stringify({ token: link.token, replace_session: true });
+      for (const [headers, status, error] of refusals) {
+        // With and without the browser's session, with its CSRF token even: what is refused is where it comes from.
+        for (const session of [undefined, operator]) {
+          const cookie: Record<string, string> = session ? { cookie: `agw_console_session=${session.cookie}`, 'x-csrf-token': session.csrf } : {};
+          const answer = await bareCall(`${testApp.baseUrl}/api/v1/admin/portal-links/redeem`, 'POST', { ...headers, ...cookie }, body);
+          expect([answer.status, JSON.parse(answer.text), answer.setCookie]).toEqual([status, error, undefined]);
+        }
+      }
+      await unused(link.token);
+      expect((await tenants(operator.cookie)).status).toBe(200);
+
+      // No Origin but Sec-Fetch-Site: same-origin (what a browser says of its own page) is the service's own page.
+      const fetched = await bareCall(`${testApp.baseUrl}/api/v1/admin/portal-links/redeem`, 'POST', { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }, JSON.stringify({ token: link.token }));
+      expect(fetched.status).toBe(200);
+      // The console opened at localhost reaches a service whose connection says 127.0.0.1: the same server.
+      const viaLocalhost = await redeem(testApp.baseUrl, { token: (await portalLink(tenantId)).token }, { headers: { origin: `http://localhost:${port}` } });
+      expect(viaLocalhost.status).toBe(200);
+      // PUBLIC_URL is this service's origin too (behind its proxy).
+      const viaPublicUrl = await redeem(testApp.baseUrl, { token: (await portalLink(tenantId)).token }, { headers: { origin: 'https://gateway.example.test' } });
+      expect(viaPublicUrl.status).toBe(200);
+    });
+
+    it('replaces the browser\'s session only with that session\'s CSRF token: else 403, no cookie, the session kept, the link unused', async () => {
+      const acme = await createTenant(testApp);
+      const link = await portalLink(acme.tenantId);
+      const operator = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      const otherSession = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      for (const csrf of [undefined, '', 'not-the-token', otherSession.csrf]) {
+        const refused = await redeem(testApp.baseUrl, { token: link.token, replace_session: true }, { cookie: operator.cookie, headers: csrf === undefined ? {} : { 'x-csrf-token': csrf } });
+        expect([refused.status, refused.body, sessionCookieOf(refused)]).toEqual([403, { error: 'Missing or invalid CSRF token' }, undefined]);
+      }
+      await unused(link.token);
+      expect((await tenants(operator.cookie)).status).toBe(200);
+
+      const replaced = await redeem(testApp.baseUrl, { token: link.token, replace_session: true }, { cookie: operator.cookie, headers: { 'x-csrf-token': operator.csrf } });
+      expect([replaced.status, replaced.body.session.tenant_id]).toEqual([200, acme.tenantId]);
+      expect(sessionCookieOf(replaced)).toEqual(expect.any(String));
+      expect((await tenants(operator.cookie)).status).toBe(401);
+      // A cookie whose session has ended holds nothing to replace: no token needed.
+      const afterEnded = await redeem(testApp.baseUrl, { token: (await portalLink(acme.tenantId)).token }, { cookie: operator.cookie });
+      expect(afterEnded.status).toBe(200);
     });
   });
 
@@ -345,8 +417,8 @@ describe('console sessions and portal links (issue 13)', () => {
       const link = await portalLink(acme.tenantId);
       const inspect = (token: string, cookie?: string) =>
         call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/inspect', { body: { token }, headers: cookie ? { cookie: `agw_console_session=${cookie}` } : {} });
-      const redeem = (body: Record<string, unknown>, cookie: string) =>
-        call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body, headers: { cookie: `agw_console_session=${cookie}` } });
+      const redeemWith = (body: Record<string, unknown>, session: { cookie: string; csrf?: string }) =>
+        redeem(testApp.baseUrl, body, { cookie: session.cookie, headers: session.csrf ? { 'x-csrf-token': session.csrf } : {} });
       const preview = { tenant_id: acme.tenantId, tenant_name: names[acme.tenantId], expires_at: link.expires_at };
 
       // No session held: the link's tenant, and nothing to replace. Inspecting twice uses nothing up.
@@ -359,16 +431,16 @@ describe('console sessions and portal links (issue 13)', () => {
       // A portal session of another tenant: named, and refused unasked, the link still unused.
       const inGlobex = await redeemPortalLink(testApp.baseUrl, (await portalLink(globex.tenantId)).token);
       expect((await inspect(link.token, inGlobex.cookie)).body.current_session).toEqual({ kind: 'tenant', tenant_id: globex.tenantId, tenant_name: names[globex.tenantId] });
-      const refused = await redeem({ token: link.token }, inGlobex.cookie);
+      const refused = await redeemWith({ token: link.token }, inGlobex);
       expect([refused.status, refused.body]).toEqual([
         409,
         {
           error: 'This browser already holds a console session',
-          details: "replace_session: must be true to end this browser's portal session of another tenant and open this link's portal (the link is still unused)",
+          details: "replace_session: must be true, with the session's X-CSRF-Token, to end this browser's portal session of another tenant and open this link's portal (the link is still unused)",
         },
       ]);
-      expect((await redeem({ token: link.token, replace_session: false }, inGlobex.cookie)).status).toBe(409);
-      const notBoolean = await redeem({ token: link.token, replace_session: 'yes' }, inGlobex.cookie);
+      expect((await redeemWith({ token: link.token, replace_session: false }, inGlobex)).status).toBe(409);
+      const notBoolean = await redeemWith({ token: link.token, replace_session: 'yes' }, inGlobex);
       expect([notBoolean.status, notBoolean.body]).toEqual([400, { error: 'Invalid request', details: 'replace_session: must be a boolean' }]);
       expect((await withSession(testApp.baseUrl, inGlobex, 'GET', `/tenants/${globex.tenantId}`)).status).toBe(200);
       const unused = await rows('SELECT redeemed_at FROM portal_links WHERE token_hash = $1', [sha256(link.token)]);
@@ -379,13 +451,17 @@ describe('console sessions and portal links (issue 13)', () => {
         const answer = await inspect('agwp_nope', cookie);
         expect([answer.status, answer.body]).toEqual([401, { error: 'Invalid portal link' }]);
       }
-      expect([(await redeem({ token: 'agwp_nope' }, operator.cookie)).status]).toEqual([401]);
+      expect([(await redeemWith({ token: 'agwp_nope' }, operator)).status]).toEqual([401]);
       const missing = await call(testApp.baseUrl, 'POST', '/api/v1/admin/portal-links/inspect', { body: {} });
       expect([missing.status, missing.body]).toEqual([400, { error: 'Invalid request', details: 'token: is required' }]);
 
-      // A portal session of the link's own tenant is replaced without asking: nothing changes hands.
+      // A portal session of the link's own tenant is replaced without asking (nothing changes hands), but with its
+      // CSRF token only, as any session is.
       const inAcme = await redeemPortalLink(testApp.baseUrl, (await portalLink(acme.tenantId)).token);
-      const again = await redeem({ token: link.token }, inAcme.cookie);
+      const withoutToken = await redeemWith({ token: link.token }, { cookie: inAcme.cookie });
+      expect([withoutToken.status, withoutToken.body, sessionCookieOf(withoutToken)]).toEqual([403, { error: 'Missing or invalid CSRF token' }, undefined]);
+      expect((await withSession(testApp.baseUrl, inAcme, 'GET', `/tenants/${acme.tenantId}`)).status).toBe(200);
+      const again = await redeemWith({ token: link.token }, inAcme);
       expect([again.status, again.body.session.tenant_id]).toEqual([200, acme.tenantId]);
       expect((await withSession(testApp.baseUrl, inAcme, 'GET', `/tenants/${acme.tenantId}`)).status).toBe(401);
       expect((await inspect(link.token)).status).toBe(401); // used now

@@ -10,6 +10,7 @@ import { eventually } from './support/eventually';
 import { call } from './support/http';
 import { ok, Receiver, status } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
+import { SameOriginJsonGuard } from '../src/console-auth/same-origin.guard';
 
 /**
  * The Gateway Management console as a person uses it, in Debian's Chromium: operator sign-in, tenants, API
@@ -20,6 +21,7 @@ import { startTestApp, TestApp } from './support/test-app';
  */
 const SCREENSHOTS = resolve(process.env.CONSOLE_SCREENSHOTS_DIR ?? resolve(__dirname, '..', 'test-results', 'console'));
 const VIEWPORT = { width: 1280, height: 800 };
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** Waits for `locator`; when it never shows, says where the page was and what it showed (and keeps a screenshot). */
 async function visible(locator: Locator): Promise<void> {
@@ -601,27 +603,93 @@ describe('Gateway Management console (in a browser)', () => {
     }
   });
 
-  it('stays in the tenant when the start-up session check answers after the portal link was redeemed', async () => {
-    // On a busy machine the page's first GET /session (sent without a cookie) can come back after the redemption;
-    // its "no session" must not sign the developer out again. Held here until the page has moved to the tenant.
+  it('redeems a portal link only once the start-up session check has answered (it may need that session\'s CSRF token)', async () => {
+    // The page's first GET /session is held: meanwhile no redemption goes out, the link stays unused, and once the
+    // check answers the link opens the tenant.
     const link = (await admin(testApp, 'POST', `/tenants/${state.tenantId}/portal-links`)).body.portal_link;
-    const withoutCookie = await call(testApp.baseUrl, 'GET', '/api/v1/admin/session');
-    expect(withoutCookie.body).toEqual({ session: null });
     const developer = await person();
     try {
       const held: Route[] = [];
+      const redemptions: Request[] = [];
       await developer.page.route('**/api/v1/admin/session', (route) => (route.request().method() === 'GET' ? void held.push(route) : route.fallback()));
+      developer.page.on('request', (request) => request.url().endsWith('/portal-links/redeem') && redemptions.push(request));
       await developer.page.goto(link.url);
-      await developer.page.waitForURL(`**/console/tenants/${state.tenantId}/actions`);
-      expect(held).toHaveLength(1);
-      await held[0].fulfill({ status: withoutCookie.status, contentType: 'application/json', body: withoutCookie.text });
+      await eventually(async () => expect(held).toHaveLength(1));
+      await visible(developer.page.getByRole('heading', { name: 'Opening your tenant portal', level: 1 }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(redemptions).toEqual([]);
+      expect(await testApp.app.get(DataSource).query('SELECT redeemed_at FROM portal_links WHERE token_hash = $1', [sha256(link.token)])).toEqual([{ redeemed_at: null }]);
+      await held[0].fallback();
 
       await visible(developer.page.getByRole('heading', { name: state.tenantName, level: 1 }));
       await visible(developer.page.getByRole('link', { name: state.actionName }));
       expect(developer.page.url()).toBe(`${testApp.baseUrl}/console/tenants/${state.tenantId}/actions`);
+      expect(redemptions).toHaveLength(1);
       expect(broken(developer.errors)).toEqual([]);
     } finally {
       await developer.context.close();
+    }
+  });
+
+  it('refuses a redemption sent by a page of another origin of the same site (another port): the session held stays, no cookie is set', async () => {
+    // The attacker's page, on another port of 127.0.0.1: the same site, so the SameSite=Strict cookie goes along.
+    const attackerSite = await Receiver.start((_, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Free stickers</title>'));
+    const victim = await person();
+    try {
+      const attackerTenant = await createTenant(testApp);
+      await victim.page.goto(console$('/'));
+      await victim.page.getByLabel(/^Admin API key/).fill(testApp.config.adminApiKey);
+      await victim.page.getByRole('button', { name: 'Sign in' }).click();
+      await visible(victim.page.getByRole('heading', { name: 'Tenants', level: 1 }));
+      const [before] = await victim.context.cookies();
+
+      const links = await Promise.all([0, 1, 2].map(async () => (await admin(testApp, 'POST', `/tenants/${attackerTenant.tenantId}/portal-links`)).body.portal_link.token as string));
+      const attacker = await victim.context.newPage();
+      await attacker.goto(attackerSite.url('/stickers'));
+      // What the service answered (the page cannot read an opaque answer; the browser can), and what it was sent.
+      const statuses: number[] = [];
+      attacker.on('response', (response) => void (response.url().endsWith('/portal-links/redeem') && response.request().method() === 'POST' && statuses.push(response.status())));
+      const received: Array<{ cookie: boolean; origin?: string; contentType?: string }> = [];
+      const guard = SameOriginJsonGuard.prototype.canActivate;
+      jest.spyOn(SameOriginJsonGuard.prototype, 'canActivate').mockImplementation(function (this: SameOriginJsonGuard, context) {
+        const { headers } = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>();
+        received.push({ cookie: (headers.cookie ?? '').includes('agw_console_session='), origin: headers.origin, contentType: headers['content-type'] });
+        return guard.call(this, context);
+      });
+      const target = `${testApp.baseUrl}/api/v1/admin/portal-links/redeem`;
+      await attacker.evaluate(
+        async ({ target, links }) => {
+          const body = (token: string, type: string) => new Blob([JSON.stringify({ token, replace_session: true })], { type });
+          // The issue's probe: no-cors fetches of a Blob body, which need no preflight and carry the cookie.
+          await fetch(target, { method: 'POST', mode: 'no-cors', credentials: 'include', body: body(links[0], 'text/plain') });
+          await fetch(target, { method: 'POST', mode: 'no-cors', credentials: 'include', body: body(links[1], 'application/json') });
+          // A CORS request with the JSON type is stopped by the browser at its preflight, which nothing answers.
+          await fetch(target, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: links[2], replace_session: true }) }).catch(() => 'blocked');
+        },
+        { target, links },
+      );
+      await eventually(async () => expect(statuses.length).toBeGreaterThanOrEqual(2));
+      const origin = new URL(attackerSite.url()).origin;
+      // Both carried the operator's cookie (the same site) and the attacker's origin, and were refused.
+      expect(received).toEqual([
+        { cookie: true, origin, contentType: 'text/plain' },
+        // The browser drops the Blob's type from a no-cors request (not a safelisted value): no Content-Type.
+        { cookie: true, origin, contentType: undefined },
+      ]);
+      expect(statuses.slice(0, 2)).toEqual([403, 403]);
+      // The CORS request's preflight got no CORS answer: the POST itself never went out.
+      expect(statuses).toHaveLength(2);
+
+      // Nothing changed hands: the operator's cookie and session as they were, every link unused.
+      expect(await victim.context.cookies()).toEqual([before]);
+      expect(await statusFromPage(victim.page, '/api/v1/admin/tenants')).toBe(200);
+      const used = await testApp.app.get(DataSource).query('SELECT count(*)::int AS n FROM portal_links WHERE tenant_id = $1 AND redeemed_at IS NOT NULL', [attackerTenant.tenantId]);
+      expect(used).toEqual([{ n: 0 }]);
+      await attacker.close();
+    } finally {
+      jest.restoreAllMocks();
+      await victim.context.close();
+      await attackerSite.stop();
     }
   });
 

@@ -175,7 +175,7 @@ describe('embedded database and the command line', () => {
 
     const link = JSON.parse(runCli(['portal-links:create', '--tenant', 'delta'], env).stdout).portal_link;
     expect(link).toMatchObject({ tenant_id: delta.tenant.id, url: `${url}/console/portal#token=${link.token}` });
-    expect((await call(url, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: link.token } })).status).toBe(200);
+    expect((await call(url, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: link.token }, headers: { origin: url } })).status).toBe(200);
 
     const byName = runCli(['actions:list', '--tenant-id', 'delta'], env);
     expect(byName).toMatchObject({ status: 2, stdout: '' });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { call, TestResponse } from './support/http';
-import { redeemPortalLink, withSession } from './support/console-session';
+import { redeem, redeemPortalLink, withSession } from './support/console-session';
 import { ok, Receiver } from './support/receiver';
 import { DataSource } from 'typeorm';
 import { SchemaSandbox } from '../src/actions/schema/schema-sandbox';
@@ -393,7 +393,7 @@ describe('tenant isolation, round two (issue 27)', () => {
 
     it('portal-link redemptions have a budget of their own: spending it leaves sign-in and the exchange alone', async () => {
       const statuses: number[] = [];
-      for (let i = 0; i < 22; i++) statuses.push((await call(guarded.baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token: `agwp_${i}` } })).status);
+      for (let i = 0; i < 22; i++) statuses.push((await redeem(guarded.baseUrl, { token: `agwp_${i}` })).status);
       expect(statuses).toEqual([...Array(20).fill(401), 429, 429]);
       expect((await signIn(guarded.config.adminApiKey)).status).toBe(200);
       expect((await gateway(guarded, 'POST', '/token/exchange', { body: { api_token: guardedTenant.apiToken } })).status).toBe(200);

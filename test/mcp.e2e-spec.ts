@@ -380,6 +380,62 @@ describe('the MCP server (/mcp) with the SDK client', () => {
   });
 });
 
+describe('the MCP server and the Origin header (issue 37)', () => {
+  let testApp: TestApp;
+  let tenant: TestTenant;
+  const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+  const REFUSED = { error: 'Origin not allowed', details: "Origin: must be this service's own or one of MCP_ALLOWED_ORIGINS (or no Origin at all)" };
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { PUBLIC_URL: 'https://gateway.example.test', MCP_ALLOWED_ORIGINS: 'https://agent.example.com, http://127.0.0.1:6274' } });
+    tenant = await createTenant(testApp);
+  });
+  afterAll(() => testApp.close());
+
+  it('answers 403 to an Origin that is not its own nor allowed, before the token is read; without Origin it serves as before', async () => {
+    const port = Number(new URL(testApp.baseUrl).port);
+    const before = (await rpc(testApp, ping, { authorization: `Bearer ${tenant.jwt}` })).headers.get('x-ratelimit-remaining');
+    for (const origin of ['http://evil.example.com', `http://127.0.0.1:${port + 1}`, `https://127.0.0.1:${port}`, 'https://agent.example.com.evil.test', 'null', 'not an origin']) {
+      // With the tenant's token, a wrong one, or none: the same 403.
+      for (const authorization of [`Bearer ${tenant.jwt}`, 'Bearer nope', undefined]) {
+        const refused = await rpc(testApp, ping, { origin, ...(authorization ? { authorization } : {}) });
+        expect([refused.status, refused.body]).toEqual([403, REFUSED]);
+      }
+    }
+    // A DNS-rebinding page: its name in Host and Origin alike; Host is not believed.
+    const rebound = await bareCall(`${testApp.baseUrl}${MCP_PATH}`, 'POST', { ...JSON_RPC_HEADERS, host: 'evil.example.com', origin: 'http://evil.example.com', authorization: `Bearer ${tenant.jwt}` }, JSON.stringify(ping));
+    expect([rebound.status, JSON.parse(rebound.text)]).toEqual([403, REFUSED]);
+    // Refused before the rate limit too: the tenant's budget did not move.
+    expect((await rpc(testApp, ping, { authorization: `Bearer ${tenant.jwt}` })).headers.get('x-ratelimit-remaining')).toBe(String(Number(before) - 1));
+
+    const served: Array<Record<string, string>> = [
+      {},
+      { origin: testApp.baseUrl },
+      { origin: `http://localhost:${port}` },
+      { origin: 'https://gateway.example.test' },
+      { origin: 'https://agent.example.com' },
+      { origin: 'http://127.0.0.1:6274' },
+    ];
+    for (const headers of served) {
+      const answer = await rpc(testApp, ping, { ...headers, authorization: `Bearer ${tenant.jwt}` });
+      expect([answer.status, answer.body]).toEqual([200, { jsonrpc: '2.0', id: 1, result: {} }]);
+    }
+    // An allowed origin still needs the token.
+    expect((await rpc(testApp, ping, { origin: 'https://agent.example.com' })).status).toBe(401);
+  });
+
+  it('serves the SDK client from an allowed origin, and refuses it from another', async () => {
+    const from = (origin: string): typeof fetch => (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), origin } });
+    const allowed = await connect(testApp.baseUrl, tenant.jwt, from('https://agent.example.com'));
+    expect(await allowed.ping()).toEqual({});
+    await allowed.close();
+    const refused = await connect(testApp.baseUrl, tenant.jwt, from('http://evil.example.com')).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(StreamableHTTPError);
+    expect((refused as StreamableHTTPError).code).toBe(403);
+    expect((refused as Error).message).toContain('Origin not allowed');
+  });
+});
+
 describe('tools/list paging', () => {
   let testApp: TestApp;
   let receiver: Receiver;

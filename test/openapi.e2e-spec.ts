@@ -111,7 +111,8 @@ describe('OpenAPI description', () => {
       { name: 'format', required: true, in: 'query', schema: { enum: ['openai', 'openai-responses', 'anthropic', 'mcp'], type: 'string' } },
     ]);
     const mcp = document.paths['/api/v1/gateway/mcp'].post;
-    expect(Object.keys(mcp.responses).sort()).toEqual(['200', '202', '400', '401', '406', '413', '429', '503']);
+    expect(Object.keys(mcp.responses).sort()).toEqual(['200', '202', '400', '401', '403', '406', '413', '429', '503']);
+    expect(mcp.responses['403'].content['application/json'].example).toEqual({ error: 'Origin not allowed', details: "Origin: must be this service's own or one of MCP_ALLOWED_ORIGINS (or no Origin at all)" });
     expect(mcp.responses['401'].headers['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
   });
 

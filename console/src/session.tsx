@@ -12,7 +12,10 @@ export type SessionState =
 interface SessionContextValue {
   state: SessionState;
   signIn(adminApiKey: string): Promise<Session>;
-  /** `replaceSession`: end the other session this browser holds (asked first: without it the service answers 409). */
+  /**
+   * `replaceSession`: end the other session this browser holds (asked first: without it the service answers 409).
+   * Any session held is replaced only with its CSRF token, which goes along once the start-up check has set it.
+   */
   redeemPortalLink(token: string, replaceSession?: boolean): Promise<Session>;
   signOut(): Promise<void>;
   /** Asks the service again who is signed in (after `unavailable`). */

@@ -11,6 +11,7 @@ export const ERROR_EXAMPLES: Record<number, { description: string; example: Erro
   409: { description: 'Conflict', example: { error: "action with name 'get_weather' already exists" } },
   410: { description: 'Gone', example: { error: 'execution cannot be replayed: its payload has expired (payloads are kept 7 days)' } },
   413: { description: 'Body over 1 MB', example: { error: 'Payload too large' } },
+  415: { description: 'Content-Type is not application/json', example: { error: 'Unsupported media type', details: 'Content-Type: must be application/json' } },
   429: { description: 'Rate limit exceeded (see Retry-After)', example: { error: 'Rate limit exceeded' } },
   503: { description: 'The database is unreachable, or its migrations are pending', example: { error: 'Service unavailable' } },
 };

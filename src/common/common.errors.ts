@@ -32,6 +32,18 @@ export class MethodNotAllowedError extends DomainError {
   }
 }
 
+/**
+ * A body that must be JSON and says otherwise (or nothing): only where the media type guards something (portal-link
+ * redemption: a page of another origin can send text/plain without asking the browser first). Elsewhere a wrong
+ * Content-Type is the contract's 400 (docs/decisions.md, "Only JSON bodies are read").
+ */
+export class UnsupportedMediaTypeError extends DomainError {
+  readonly kind = 'unsupported_media_type';
+  constructor() {
+    super('Unsupported media type', 'Content-Type: must be application/json');
+  }
+}
+
 export class PayloadTooLargeError extends DomainError {
   readonly kind = 'payload_too_large';
   constructor() {

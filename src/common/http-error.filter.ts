@@ -24,6 +24,7 @@ const STATUS: Record<ErrorKind, number> = {
   conflict: 409,
   gone: 410,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   unavailable: 503,
 };

@@ -16,6 +16,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 /** `application/json`, with parameters (a charset) or none. */
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
+/** Whether a Content-Type header says `application/json` (any parameters). */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return contentType !== undefined && JSON_MEDIA_TYPE.test(contentType);
+}
+
 /**
  * A request body as read off the wire, not yet parsed. Parsing waits for the body pipe, which runs after the
  * guards: a caller without a valid token gets 401 without the service spending a JSON parse on what it sent.

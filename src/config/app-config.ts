@@ -99,6 +99,11 @@ export class AppConfig {
   /** OpenTelemetry tracing (OTEL_* variables): where spans go, if anywhere, and which are sampled. */
   readonly tracing: TracingSettings;
   readonly logLevel: string;
+  /**
+   * Origins besides the service's own (PUBLIC_URL, the connection's) whose pages may call the MCP endpoint
+   * (MCP_ALLOWED_ORIGINS): a request with any other `Origin` is 403; one without `Origin` is served.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
   /** The Gateway Management console (served under /console) and its sessions. */
   readonly console: {
     readonly sessionTtlMs: number;

@@ -175,6 +175,10 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(emptyToUndefined) @Matches(/^(https?:\/\/[^\s;,'"]+)( https?:\/\/[^\s;,'"]+)*$/, { message: 'must be space-separated http(s) origins' })
   CONSOLE_FRAME_ANCESTORS?: string;
 
+  /** Comma- or space-separated http(s) origins; read by `originList` (load-config.ts). */
+  @Text()
+  MCP_ALLOWED_ORIGINS?: string;
+
   // --- The tenant portal's branding (issue 30): checked by portalBranding (portal-config.ts) ---
 
   @Text()

@@ -124,6 +124,17 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads MCP_ALLOWED_ORIGINS as origins, by commas or spaces, as a browser writes them, and names what is not one', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).mcpAllowedOrigins).toEqual([]);
+    expect(loadConfig({ DATA_DIR: dataDir(), MCP_ALLOWED_ORIGINS: 'https://Agent.example.com:443, http://127.0.0.1:6274 https://agent.example.com' }).mcpAllowedOrigins).toEqual([
+      'https://agent.example.com',
+      'http://127.0.0.1:6274',
+    ]);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), MCP_ALLOWED_ORIGINS: 'https://ok.example.com,https://a.example.com/mcp,*,agent.example.com' })).toThrow(
+      'MCP_ALLOWED_ORIGINS must be http(s) origins (scheme, host, port: no path), separated by commas or spaces; not one: "https://a.example.com/mcp", "*", "agent.example.com"',
+    );
+  });
+
   it('accepts a database password that is not one of the secrets', () => {
     expect(loadConfig({ NODE_ENV: 'production', ...strong, DATABASE_URL: 'postgres://app:db-password@db/gateway' }).production).toBe(true);
   });

@@ -62,6 +62,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     problem('ASYNC_EXECUTION_LEASE_MS', `must be at least WEBHOOK_TIMEOUT_MS + 1000 (${webhookTimeoutMs + 1_000}), not ${env.ASYNC_EXECUTION_LEASE_MS}`);
   }
   const maskedHeaders = maskedHeaderWords(env.EXECUTION_PAYLOAD_MASKED_HEADERS, problem);
+  const mcpAllowedOrigins = originList('MCP_ALLOWED_ORIGINS', env.MCP_ALLOWED_ORIGINS, problem);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = resolve(env.DATA_DIR ?? '.data');
@@ -112,6 +113,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     runMigrations: env.RUN_MIGRATIONS ?? !production,
     shutdown: { delayMs: env.SHUTDOWN_DELAY_MS ?? (production ? 5_000 : 0), graceMs: env.SHUTDOWN_GRACE_MS ?? 55_000 },
     trustProxy,
+    mcpAllowedOrigins,
     tracing,
     logLevel: env.LOG_LEVEL ?? 'info',
     console: {
@@ -214,6 +216,31 @@ export function maskedHeaderWords(value: string | undefined, problem: Report): r
     problem('EXECUTION_PAYLOAD_MASKED_HEADERS', `must hold at most ${MAX_MASKED_HEADER_WORDS} words, not ${words.length}`);
   }
   return [...new Set(words)];
+}
+
+/**
+ * A list of origins (`https://agent.example.com`: scheme, host, optional port; no path), separated by commas or
+ * spaces, each as `URL` writes an origin (lowercase, no default port), so that it compares with a browser's.
+ */
+export function originList(variable: string, value: string | undefined, problem: Report): readonly string[] {
+  const entries = (value ?? '').split(/[\s,]+/).filter(Boolean);
+  const origins: string[] = [];
+  const invalid: string[] = [];
+  for (const entry of entries) {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    const bare = url && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    if (url && bare) origins.push(url.origin);
+    else invalid.push(entry);
+  }
+  if (invalid.length > 0) {
+    problem(variable, `must be http(s) origins (scheme, host, port: no path), separated by commas or spaces; not one: ${invalid.map((entry) => `"${entry}"`).join(', ')}`);
+  }
+  return [...new Set(origins)];
 }
 
 const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);

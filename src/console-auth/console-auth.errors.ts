@@ -22,6 +22,14 @@ export class CsrfTokenError extends DomainError {
   }
 }
 
+/** A request that only this service's own pages may make, from another origin (or from one it cannot tell). */
+export class CrossOriginRequestError extends DomainError {
+  readonly kind = 'forbidden';
+  constructor() {
+    super('Cross-origin request refused', 'Origin: must be this service\'s own (or Sec-Fetch-Site: same-origin without Origin)');
+  }
+}
+
 export class OperatorsOnlyError extends DomainError {
   readonly kind = 'forbidden';
   constructor() {
@@ -38,7 +46,7 @@ export class ConsoleSessionHeldError extends DomainError {
   constructor(held: 'operator' | 'tenant') {
     super(
       'This browser already holds a console session',
-      `replace_session: must be true to end this browser's ${held === 'operator' ? 'operator session' : 'portal session of another tenant'} and open this link's portal (the link is still unused)`,
+      `replace_session: must be true, with the session's X-CSRF-Token, to end this browser's ${held === 'operator' ? 'operator session' : 'portal session of another tenant'} and open this link's portal (the link is still unused)`,
     );
   }
 }

@@ -13,6 +13,7 @@ import { PortalLinkPreviewResponse } from './dto/portal-link.response';
 import { PortalLinkTokenRequest, RedeemPortalLinkRequest } from './dto/redeem-portal-link.request';
 import { CurrentSessionResponse, SessionResponse } from './dto/session.response';
 import { SignInRequest } from './dto/sign-in.request';
+import { SameOriginJsonGuard } from './same-origin.guard';
 import { TENANT_SESSION_PREFIX } from './secrets';
 import { clearSessionCookie, CSRF_HEADER, readSessionCookie, setSessionCookie } from './session-cookie';
 
@@ -54,25 +55,45 @@ export class ConsoleSessionController {
     return this.open(opened, request, reply);
   }
 
-  /** Limited per client address (as many a minute as token exchanges, in a budget of their own). */
+  /**
+   * Only from this service's own pages (SameOriginJsonGuard), then limited per client address (as many a minute as
+   * token exchanges, in a budget of their own).
+   */
   @Post('portal-links/redeem')
   @HttpCode(200)
-  @UseGuards(RedemptionRateLimitGuard)
+  @UseGuards(SameOriginJsonGuard, RedemptionRateLimitGuard)
   @ApiOperation({ summary: 'Redeem a portal link (once) for a session scoped to its tenant', operationId: 'redeemPortalLink', security: [] })
   @ApiOkResponse({ type: SessionResponse, description: 'Signed in; Set-Cookie carries the session' })
-  @ApiErrors(invalid('token: is required'), 413, 429)
+  @ApiErrors(invalid('token: is required'), 413, 415, 429)
   @ApiResponse({ status: 401, type: ErrorBody, description: 'Unknown, used or expired link, or a disabled tenant', example: { error: 'Invalid portal link' } })
+  @ApiResponse({
+    status: 403,
+    type: ErrorBody,
+    description:
+      'Not from this service\'s own pages (Origin another\'s, or absent without Sec-Fetch-Site: same-origin), or replacing the browser\'s session without its X-CSRF-Token: ' +
+      'no cookie is set, the session held stays and the link unused',
+    content: {
+      'application/json': {
+        examples: {
+          origin: { value: { error: 'Cross-origin request refused', details: "Origin: must be this service's own (or Sec-Fetch-Site: same-origin without Origin)" } },
+          csrf: { value: { error: 'Missing or invalid CSRF token' } },
+        },
+      },
+    },
+  })
   @ApiResponse({
     status: 409,
     type: ErrorBody,
     description: 'The browser holds an operator session or another tenant\'s portal session, and replace_session is not true: the link stays unused',
     example: {
       error: 'This browser already holds a console session',
-      details: "replace_session: must be true to end this browser's operator session and open this link's portal (the link is still unused)",
+      details: "replace_session: must be true, with the session's X-CSRF-Token, to end this browser's operator session and open this link's portal (the link is still unused)",
     },
   })
   async redeem(@Body() body: RedeemPortalLinkRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
-    return this.open(await this.sessions.redeemPortalLink(body.token, readSessionCookie(request), body.replace_session === true), request, reply);
+    const held = readSessionCookie(request);
+    const opened = await this.sessions.redeemPortalLink(body.token, held ? { secret: held, csrf: request.headers[CSRF_HEADER] } : undefined, body.replace_session === true);
+    return this.open(opened, request, reply);
   }
 
   /** Counted like a redemption (the same per-address budget): it answers for a token as redemption does. */

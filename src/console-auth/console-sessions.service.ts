@@ -5,7 +5,7 @@ import { IdGenerator } from '../common/id-generator';
 import { asTenantId, TenantId } from '../common/tenant-id';
 import { AppConfig } from '../config/app-config';
 import { ConsoleSession } from './console-session.entity';
-import { ConsoleSessionHeldError, InvalidAdminKeyError, InvalidPortalLinkError } from './console-auth.errors';
+import { ConsoleSessionHeldError, CsrfTokenError, InvalidAdminKeyError, InvalidPortalLinkError } from './console-auth.errors';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { SessionDto } from './dto/session.response';
 import { PortalLinkDto, PortalLinkPreviewResponse } from './dto/portal-link.response';
@@ -91,19 +91,21 @@ export class ConsoleSessionsService implements OnApplicationBootstrap, BeforeApp
   }
 
   /**
-   * Trades a portal link for a tenant session. In a browser that holds another session (`heldSecret`: an
-   * operator's, or a portal session of another tenant), only with `replace`: otherwise ConsoleSessionHeldError and
-   * the link stays unused, so a link someone sent cannot switch a signed-in person to their tenant unasked (login
-   * CSRF). A portal session of the link's own tenant is replaced without asking: nothing changes hands.
+   * Trades a portal link for a tenant session. A browser that holds a session (`held`: its cookie's secret and the
+   * X-CSRF-Token sent) has it replaced only with that session's CSRF token, which only the console's own page
+   * holds: otherwise CsrfTokenError, the session kept and the link unused. And an operator's session, or a portal
+   * session of another tenant, only with `replace` too: otherwise ConsoleSessionHeldError, the link unused, so that
+   * a link someone sent cannot switch a signed-in person to their tenant unasked (login CSRF); the console asks
+   * first. A portal session of the link's own tenant needs no `replace`: nothing changes hands.
    */
-  async redeemPortalLink(token: string, heldSecret?: string, replace = false): Promise<OpenedSession> {
-    if (heldSecret && !replace) {
-      const held = await this.resolve(heldSecret);
-      if (held) {
-        const link = await this.sessions.findUsablePortalLink(sha256Hex(token), this.clock.now());
-        if (!link) throw new InvalidPortalLinkError();
-        if (held.principal.kind === 'operator' || held.principal.tenantId !== link.tenantId) throw new ConsoleSessionHeldError(held.principal.kind);
-      }
+  async redeemPortalLink(token: string, held?: { secret: string; csrf: unknown }, replace = false): Promise<OpenedSession> {
+    const holding = held && (await this.resolve(held.secret));
+    if (held && holding) {
+      const link = await this.sessions.findUsablePortalLink(sha256Hex(token), this.clock.now());
+      if (!link) throw new InvalidPortalLinkError();
+      const { principal } = holding;
+      if (!replace && (principal.kind === 'operator' || principal.tenantId !== link.tenantId)) throw new ConsoleSessionHeldError(principal.kind);
+      if (!this.csrfMatches(held.secret, held.csrf)) throw new CsrfTokenError();
     }
     const { secret, session } = this.newSession('tenant');
     const opened = await this.sessions.redeemPortalLink(sha256Hex(token), this.clock.now(), session);

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiErrors, invalid, notFound } from '../common/api-errors.decorator';
 import { ErrorBody } from '../common/error-body';
 import { ADMIN_PREFIX } from '../common/routes';
+import { connectionOrigin } from '../common/request-origin';
 import { TenantId } from '../common/tenant-id';
 import { ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
 import { ConsoleSessionsService } from './console-sessions.service';
@@ -33,17 +34,7 @@ export class PortalLinksController {
   @ApiErrors(invalid('body: must be a JSON object'), 401, notFound('Tenant not found'), 413, 429)
   @ApiResponse({ status: 403, type: ErrorBody, description: 'A tenant session cannot mint links', example: { error: 'Operators only' } })
   async create(@ExistingTenant() tenantId: TenantId, @Req() request: FastifyRequest): Promise<PortalLinkResponse> {
+    // Without PUBLIC_URL (never in production), the address the developer reached: the connection's, not a header's.
     return { portal_link: await this.sessions.createPortalLink(tenantId, connectionOrigin(request)) };
   }
-}
-
-/**
- * Where this request arrived, as the connection says (the address and port it was accepted on), never as a
- * header says: Host and X-Forwarded-Host are the client's to write. Used only outside production without
- * PUBLIC_URL (production refuses to start without it), where it is the address the developer reached.
- */
-function connectionOrigin(request: FastifyRequest): string {
-  const { localAddress = '127.0.0.1', localPort } = request.raw.socket;
-  const address = localAddress.startsWith('::ffff:') ? localAddress.slice('::ffff:'.length) : localAddress;
-  return `http://${address.includes(':') ? `[${address}]` : address}:${localPort}`;
 }

@@ -20,7 +20,17 @@ export async function operatorSession(baseUrl: string, adminApiKey: string): Pro
 }
 
 export async function redeemPortalLink(baseUrl: string, token: string): Promise<ConsoleCookie> {
-  return opened(await call(baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body: { token } }));
+  return opened(await redeem(baseUrl, { token }));
+}
+
+/**
+ * POST /portal-links/redeem as the console's own page sends it: JSON, with the service's origin in `Origin`
+ * (`headers` add to or replace these), and the browser's session cookie when it holds one (`cookie`).
+ */
+export function redeem(baseUrl: string, body: unknown, options: { cookie?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { origin: baseUrl, 'content-type': 'application/json', ...options.headers };
+  if (options.cookie) headers.cookie = `${COOKIE}=${options.cookie}`;
+  return call(baseUrl, 'POST', '/api/v1/admin/portal-links/redeem', { body, headers });
 }
 
 function opened(response: TestResponse): ConsoleCookie {

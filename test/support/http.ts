@@ -39,13 +39,13 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
  * One HTTP request with exactly the headers given, over node:http: no Accept or Content-Type added (fetch adds
  * both), and a body on any method (fetch refuses one on a GET).
  */
-export function bareCall(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+export function bareCall(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string; setCookie?: string[] }> {
   return new Promise((resolve, reject) => {
     const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
     const request = httpRequest(url, { method, headers: { ...length, ...headers } }, (response) => {
       let text = '';
       response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text, setCookie: response.headers['set-cookie'] }));
     });
     request.on('error', reject);
     request.end(body);

@@ -22,9 +22,14 @@ const SESSION_HELD = 409;
  * In a browser that already holds a session (an operator's, or another tenant's portal) the service refuses to
  * redeem unasked (409, the link unused): the page then names both and asks. Confirming redeems with
  * `replace_session`; cancelling goes back to the session held, and the link is never used (login CSRF).
+ *
+ * The service replaces a session only with its CSRF token, which this page has once the start-up check of the
+ * session has answered (the API client sends it on every POST): so the link is redeemed after that check, never
+ * beside it.
  */
 export function PortalPage() {
-  const { redeemPortalLink } = useSession();
+  const { state, redeemPortalLink } = useSession();
+  const checked = state.status !== 'loading';
   const navigate = useNavigate();
   const [error, setError] = useState<unknown>();
   const [held, setHeld] = useState<PortalLinkPreview>();
@@ -35,7 +40,7 @@ export function PortalPage() {
 
   useEffect(() => {
     if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname);
-    if (!token) return;
+    if (!token || !checked) return;
     const key = `${attempt.count}:${attempt.replace}:${token}`;
     let redemption = redemptions.get(key);
     if (!redemption) {
@@ -58,7 +63,7 @@ export function PortalPage() {
     return () => {
       current = false;
     };
-  }, [token, attempt, navigate, redeemPortalLink]);
+  }, [token, attempt, navigate, redeemPortalLink, checked]);
 
   if (held && !error) {
     const tenant = <Untrusted>{held.portal_link.tenant_name}</Untrusted>;

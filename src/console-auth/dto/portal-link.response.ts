@@ -6,7 +6,7 @@ export class PortalLinkDto {
   @ApiProperty({ example: 'https://gateway.example.com/console/portal#token=agwp_…', description: 'The token travels in the fragment, which browsers never send to a server' })
   url: string;
 
-  @ApiProperty({ example: 'agwp_…', description: 'The same token, for a page of your own that redeems it' })
+  @ApiProperty({ example: 'agwp_…', description: 'The same token, on its own; only the gateway\'s own portal page (at url) can redeem it' })
   token: string;
 
   @ApiProperty({ format: 'uuid' })

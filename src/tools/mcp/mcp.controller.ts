@@ -1,5 +1,5 @@
 import Negotiator from 'negotiator';
-import { Body, Controller, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentTenant } from '../../auth/current-principal.decorator';
@@ -9,14 +9,19 @@ import { ForwardsAsWritten } from '../../common/json-body.interceptor';
 import { GATEWAY_PREFIX } from '../../common/routes';
 import { TenantId } from '../../common/tenant-id';
 import { McpEndpoint } from './mcp-endpoint';
+import { OriginNotAllowedError } from './mcp.errors';
+import { McpOriginGuard } from './mcp-origin.guard';
 
 /** The request headers the Streamable HTTP transport reads. */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
+const ORIGIN_REFUSED = new OriginNotAllowedError();
 const JSON_RPC_EXAMPLE = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 'Oslo' } } };
 
 @ApiTags('tools')
 @ApiBearerAuth()
 @Controller(GATEWAY_PREFIX)
+// On the class: it runs before the route's own guards (the bearer token, the rate limit).
+@UseGuards(McpOriginGuard)
 export class McpController {
   constructor(private readonly mcp: McpEndpoint) {}
 
@@ -30,7 +35,8 @@ export class McpController {
       'One JSON-RPC message per POST (a batch, an array, is the gateway\'s 400 like any body that is not an object); answers are JSON, so any `Accept` that admits JSON ' +
       '(`application/json, text/event-stream` as MCP clients send it, `application/json`, `*/*`, none) is served. GET and DELETE are 405 ' +
       '(no sessions, no server-sent stream). A 401 carries `WWW-Authenticate: Bearer realm="action-gateway"`. Every POST counts ' +
-      'against the rate limit; past it the answer is the gateway\'s 429, not a JSON-RPC message. See docs/llm-tools.md.',
+      'against the rate limit; past it the answer is the gateway\'s 429, not a JSON-RPC message. A request whose `Origin` is neither the gateway\'s own ' +
+      '(PUBLIC_URL, or the address it was reached at) nor one of MCP_ALLOWED_ORIGINS is 403, before its token is read; one without `Origin` is served. See docs/llm-tools.md.',
   })
   @ApiBody({ schema: { type: 'object', additionalProperties: true, example: JSON_RPC_EXAMPLE }, description: 'A JSON-RPC 2.0 request or notification' })
   @ApiResponse({ status: 200, description: 'The JSON-RPC response', schema: { type: 'object', additionalProperties: true } })
@@ -41,7 +47,7 @@ export class McpController {
     schema: { type: 'object', additionalProperties: true },
   })
   @ApiResponse({ status: 406, description: 'Accept excludes application/json (a JSON-RPC error)', schema: { type: 'object', additionalProperties: true } })
-  @ApiErrors(401, 413, 429)
+  @ApiErrors(401, { status: 403, examples: [{ error: ORIGIN_REFUSED.message, details: ORIGIN_REFUSED.details }] }, 413, 429)
   async handle(
     @CurrentTenant() tenantId: TenantId,
     @Req() request: FastifyRequest,
