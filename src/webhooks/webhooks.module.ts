@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TracingModule } from '../tracing/tracing.module';
+import { CircuitBreakers } from './circuit-breakers';
 import { DestinationGuard } from './destination-guard';
 import { DnsResolver, SystemDnsResolver } from './dns-resolver';
 import { HmacKey } from './hmac-key.entity';
@@ -14,6 +15,7 @@ import { WebhookService } from './webhook.service';
 @Module({
   imports: [TypeOrmModule.forFeature([HmacKey]), MetricsModule, TracingModule],
   providers: [
+    CircuitBreakers,
     { provide: DnsResolver, useClass: SystemDnsResolver },
     DestinationGuard,
     KeyCipher,
@@ -22,6 +24,6 @@ import { WebhookService } from './webhook.service';
     WebhookClient,
     WebhookService,
   ],
-  exports: [HmacKeysService, WebhookService, DestinationGuard],
+  exports: [CircuitBreakers, HmacKeysService, WebhookService, DestinationGuard],
 })
 export class WebhooksModule {}
