@@ -72,6 +72,9 @@ export class EnvironmentVariables {
   @Text()
   DATA_DIR?: string;
 
+  @Integer(0, 65535)
+  EMBEDDED_DATABASE_PORT?: number;
+
   @IsOptional() @Transform(emptyToUndefined) @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 

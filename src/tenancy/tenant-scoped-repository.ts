@@ -1,5 +1,6 @@
 import { DataSource, EntityManager, EntityTarget, Repository } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
+import { Reason, reasonGiven } from '../database/statement';
 import { TenantOwned, TenantRows } from './tenant-rows';
 
 /**
@@ -20,8 +21,12 @@ export class TenantScopedRepository<T extends TenantOwned> {
     return new TenantRows(this.repository, tenantId);
   }
 
-  /** The whole table, for a query about no one tenant; `_why` says what it is about instead (for the reader). */
-  acrossTenants(_why: string): Repository<T> {
+  /**
+   * The whole table, for a query about no one tenant; `why` says what it is about instead (for the reader), and
+   * must say something: `''` does not compile, and an empty or blank reason throws.
+   */
+  acrossTenants<Why extends string>(why: Reason<Why>): Repository<T> {
+    reasonGiven(why);
     return this.repository;
   }
 }

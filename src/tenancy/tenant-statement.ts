@@ -19,5 +19,5 @@ export function tenantStatement<Params extends readonly unknown[] = [], Row = un
   if (!TENANT_PREDICATE.test(text) && !TENANT_INSERT.test(text)) {
     throw new Error(`A tenant's statement constrains tenant_id by $1: ${text}`);
   }
-  return { text };
+  return { text } as TenantStatement<Params, Row>;
 }
