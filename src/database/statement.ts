@@ -48,5 +48,6 @@ export function reasonGiven(why: string): string {
 
 /** A statement that is not about one tenant's rows; `why` says what it is about instead. */
 export function globalStatement<Params extends readonly unknown[] = [], Row = unknown, Why extends string = string>(why: Reason<Why>, text: string): Statement<Params, Row> {
+  // eslint-disable-next-line no-restricted-syntax -- one of the two places a statement is made
   return { text, acrossTenants: reasonGiven(why) } as Statement<Params, Row>;
 }

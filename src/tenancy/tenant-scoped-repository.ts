@@ -4,6 +4,12 @@ import { Reason, reasonGiven } from '../database/statement';
 import { TenantOwned, TenantRows } from './tenant-rows';
 
 /**
+ * A whole tenant-owned table, for a query about no one tenant: TypeORM's repository without the members that run
+ * SQL of the caller's (`query`) or reach past the table (`manager`, `createQueryBuilder`, `queryRunner`).
+ */
+export type WholeTable<T extends TenantOwned> = Omit<Repository<T>, 'query' | 'manager' | 'createQueryBuilder' | 'queryRunner' | 'extend'>;
+
+/**
  * The TypeORM repository of a tenant-owned entity, as repository classes hold it: `for(tenantId)` gives that
  * tenant's rows (`TenantRows`), the only way to query them by tenant. A query about no one tenant (retention
  * across tenants, a row found by its own unguessable id or a secret's hash) goes through `acrossTenants(why)`,
@@ -25,7 +31,7 @@ export class TenantScopedRepository<T extends TenantOwned> {
    * The whole table, for a query about no one tenant; `why` says what it is about instead (for the reader), and
    * must say something: `''` does not compile, and an empty or blank reason throws.
    */
-  acrossTenants<Why extends string>(why: Reason<Why>): Repository<T> {
+  acrossTenants<Why extends string>(why: Reason<Why>): WholeTable<T> {
     reasonGiven(why);
     return this.repository;
   }

@@ -21,6 +21,14 @@ describe('tenant scoping', () => {
     expect(table().acrossTenants('pruning ends every tenant\'s expired rows')).toEqual({});
   });
 
+  it('gives a whole table without the members that run SQL of the caller\'s or reach past the table', () => {
+    const whole = table().acrossTenants('a row found by its own unguessable id');
+    // @ts-expect-error: no `query` on a whole table
+    expect(whole.query).toBeUndefined();
+    // @ts-expect-error: no `manager` either (nor createQueryBuilder, queryRunner)
+    expect(whole.manager).toBeUndefined();
+  });
+
   it('refuses a statement across tenants without a reason, at compile time and when its module loads', () => {
     // @ts-expect-error: '' is no reason
     expect(() => globalStatement('', 'SELECT 1')).toThrow('the reason is empty');
