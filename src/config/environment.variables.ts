@@ -242,6 +242,9 @@ export class EnvironmentVariables {
 
   @Integer(1, 1_000_000)
   OTEL_BSP_MAX_EXPORT_BATCH_SIZE?: number;
+
+  @Bool()
+  TRACE_PROBES?: boolean;
 }
 
 /** Variables whose values are never repeated in a message (secrets, URLs that may carry a password). */
