@@ -26,6 +26,11 @@ export class AppConfig {
    */
   readonly readModelCacheMb: number;
   readonly dataDir: string;
+  /**
+   * The loopback port the embedded database listens on for other processes (psql, the command line); 0, the
+   * default, is a free one each start. Unused with DATABASE_URL.
+   */
+  readonly embeddedDatabasePort: number;
   readonly redisUrl?: string;
   readonly jwt: {
     readonly secret: string;

@@ -72,6 +72,9 @@ export class EnvironmentVariables {
   @Text()
   DATA_DIR?: string;
 
+  @Integer(0, 65535)
+  EMBEDDED_DATABASE_PORT?: number;
+
   @IsOptional() @Transform(emptyToUndefined) @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
@@ -239,6 +242,9 @@ export class EnvironmentVariables {
 
   @Integer(1, 1_000_000)
   OTEL_BSP_MAX_EXPORT_BATCH_SIZE?: number;
+
+  @Bool()
+  TRACE_PROBES?: boolean;
 }
 
 /** Variables whose values are never repeated in a message (secrets, URLs that may carry a password). */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { TenantTablesModule } from '../tenancy/tenant-tables';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TracingModule } from '../tracing/tracing.module';
 import { DestinationGuard } from './destination-guard';
@@ -12,7 +13,7 @@ import { WebhookClient } from './webhook-client';
 import { WebhookService } from './webhook.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([HmacKey]), MetricsModule, TracingModule],
+  imports: [TypeOrmModule.forFeature([HmacKey]), TenantTablesModule, MetricsModule, TracingModule],
   providers: [
     { provide: DnsResolver, useClass: SystemDnsResolver },
     DestinationGuard,

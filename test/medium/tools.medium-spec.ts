@@ -57,6 +57,18 @@ describe('tools: tenant A never reaches tenant B (medium)', () => {
       expect(listed).toEqual([{ name: 'shared', description: 'A shared', inputSchema: expect.objectContaining({ type: 'object' }), execution: { taskSupport: 'optional' } }]);
     });
 
+    it('call with an idempotency key B used too runs A’s own action: keys are per tenant, and B’s stays as it was', async () => {
+      const keyed = { respondAsync: false, idempotencyKey: 'same-key' };
+      const b = await tools.call(world.b.id, 'shared', { city: 'Oslo' }, keyed);
+      // B's own call made and forgotten: what A's call must leave alone is B's state from here on.
+      world.b.receiver.calls.splice(0);
+      await world.rememberB();
+      const outcome = await world.byA(() => tools.call(world.a.id, 'shared', { city: 'Oslo' }, keyed));
+      expect(outcome).toEqual({ ran: true, execution: expect.objectContaining({ action_name: 'shared', status: 'succeeded' }), replayed: false });
+      expect(b.ran && outcome.ran && outcome.execution.id !== b.execution.id).toBe(true);
+      expect(receivers.a.calls.map((call) => call.path)).toEqual(['/a-hook']);
+    });
+
     it('call runs A’s action of a name B also has: A’s receiver, signed with A’s key, stored as A’s', async () => {
       await readBFirst();
       const outcome = await world.byA(() => tools.call(world.a.id, 'shared', { city: 'Oslo' }, SYNC));
