@@ -51,6 +51,12 @@ export class AppConfig {
     readonly timeoutMs: number;
     /** Further attempts after a connection failure or a 429/5xx answer, inside the same timeout. */
     readonly maxRetries: number;
+    /**
+     * Each action's circuit breaker (circuit-breakers.ts): opened by this many consecutive failed executions (0: no
+     * breaker), it fails executions at once for `breakerCooldownMs`, then lets one probe through.
+     */
+    readonly breakerFailures: number;
+    readonly breakerCooldownMs: number;
     readonly allowPrivateNetworks: boolean;
     readonly requireHttps: boolean;
   };

@@ -102,6 +102,13 @@ export class EnvironmentVariables {
   @Integer(0, 10)
   WEBHOOK_MAX_RETRIES?: number;
 
+  /** 0 turns the circuit breaker off. */
+  @Integer(0, 1_000)
+  WEBHOOK_BREAKER_FAILURES?: number;
+
+  @Integer(1, 3_600_000)
+  WEBHOOK_BREAKER_COOLDOWN_MS?: number;
+
   @Integer(1, 3650)
   EXECUTION_RETENTION_DAYS?: number;
 

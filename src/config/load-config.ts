@@ -57,6 +57,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     webhook: {
       timeoutMs: webhookTimeoutMs,
       maxRetries: env.WEBHOOK_MAX_RETRIES ?? 2,
+      breakerFailures: env.WEBHOOK_BREAKER_FAILURES ?? 5,
+      breakerCooldownMs: env.WEBHOOK_BREAKER_COOLDOWN_MS ?? 30_000,
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? !production,
       requireHttps: env.WEBHOOK_REQUIRE_HTTPS ?? production,
     },

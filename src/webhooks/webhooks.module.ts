@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { TenantTablesModule } from '../tenancy/tenant-tables';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TracingModule } from '../tracing/tracing.module';
+import { CircuitBreakers } from './circuit-breakers';
 import { DestinationGuard } from './destination-guard';
 import { DnsResolver, SystemDnsResolver } from './dns-resolver';
 import { HmacKey } from './hmac-key.entity';
@@ -15,6 +16,7 @@ import { WebhookService } from './webhook.service';
 @Module({
   imports: [TypeOrmModule.forFeature([HmacKey]), TenantTablesModule, MetricsModule, TracingModule],
   providers: [
+    CircuitBreakers,
     { provide: DnsResolver, useClass: SystemDnsResolver },
     DestinationGuard,
     KeyCipher,
@@ -23,6 +25,6 @@ import { WebhookService } from './webhook.service';
     WebhookClient,
     WebhookService,
   ],
-  exports: [HmacKeysService, WebhookService, DestinationGuard],
+  exports: [CircuitBreakers, HmacKeysService, WebhookService, DestinationGuard],
 })
 export class WebhooksModule {}
