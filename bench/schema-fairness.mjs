@@ -9,12 +9,13 @@
 // The built service runs on CPU 0 (taskset, when there are two CPUs); the neighbour (bench/neighbour.mjs, its own
 // process on CPU 1) executes a `$dynamicAnchor` action (checked in the worker) every FAIRNESS_INTERVAL_MS (100):
 // alone for FAIRNESS_QUIET_S (10), then for FAIRNESS_ATTACK_S (20) while two attacking tenants each loop one
-// execution at a time of an action whose check takes about FAIRNESS_CHECK_MS (500) of a worker, then alone again.
+// execution at a time of an action whose check takes about FAIRNESS_CHECK_MS (400) of a worker, then alone again.
 // The attackers' check: an array of strings, each matched (on ECMAScript's engine, so in the worker) by a
 // pattern whose first branch backtracks for a while before its second matches; the strings' length is calibrated
 // on this process at start (a few ms each), their number on the service (a third tenant's executions, before the
-// attack) so that the whole check takes about FAIRNESS_CHECK_MS (500) there: under the deadline with room for the
-// machine's load, which slows the workers (at the lowest priority) most.
+// attack) so that the slowest of three takes about FAIRNESS_CHECK_MS (400) there: under the deadline with room
+// for the machine's load, which slows the workers (at the lowest priority) most. A check cut at the deadline
+// quarantines its tenant, which is not the scenario: the run says so, and its figures are not the ones meant.
 // The worker-time budget is lifted (SCHEMA_WORKER_MS_PER_MINUTE, FAIRNESS_BUDGET_MS: 3,600,000) so the attackers
 // are never refused: what is measured is how the workers are shared, not the budget.
 // Reported: the neighbour's answers and p50 / p90 / p99 / max over each phase, and the attack's p50 and p90 less
@@ -33,7 +34,7 @@ import { call, GATEWAY, startService } from './lib/service.mjs';
 const QUIET_S = Number(process.env.FAIRNESS_QUIET_S ?? 10);
 const ATTACK_S = Number(process.env.FAIRNESS_ATTACK_S ?? 20);
 const INTERVAL_MS = Number(process.env.FAIRNESS_INTERVAL_MS ?? 100);
-const CHECK_MS = Number(process.env.FAIRNESS_CHECK_MS ?? 500);
+const CHECK_MS = Number(process.env.FAIRNESS_CHECK_MS ?? 400);
 const BUDGET_MS = process.env.FAIRNESS_BUDGET_MS ?? '3600000';
 const DIST = resolve(process.env.FAIRNESS_DIST ?? join(ROOT, 'dist'));
 const MODE = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
@@ -115,7 +116,7 @@ async function main() {
     const neighbour = await tenant(url, secrets.ADMIN_API_KEY, 'neighbour');
     await call(url, 'POST', `${GATEWAY}/actions`, { body: { name: 'tree', description: 'a $dynamicAnchor schema, checked in the worker', webhook_url: `${receiver.url}/tree`, json_schema: DYNAMIC_TREE_SCHEMA }, token: neighbour, expected: 201 });
     // The count calibrated here is scaled to what the service's worker (at the lowest priority, on a shared
-    // machine) takes: a third tenant's executions, median of 3, twice.
+    // machine) takes: a third tenant's executions, the slowest of 3, twice.
     const probe = await tenant(url, secrets.ADMIN_API_KEY, 'probe');
     await call(url, 'POST', `${GATEWAY}/actions`, { body: { name: 'slow', description: 'calibration', webhook_url: `${receiver.url}/slow`, json_schema: slowSchema }, token: probe, expected: 201 });
     for (let pass = 0; pass < 2; pass++) {
@@ -124,9 +125,9 @@ async function main() {
         const [answer] = await attack(url, probe, slowBody(calibration.count), 0, true);
         times.push(answer.cut ? 3 * CHECK_MS : answer.ms);
       }
-      const median = times.sort((a, b) => a - b)[1];
-      calibration.count = Math.max(1, Math.round((calibration.count * CHECK_MS) / median));
-      log(`the service's worker took ${round(median, 0)} ms: ${calibration.count} strings`);
+      const slowest = Math.max(...times);
+      calibration.count = Math.max(1, Math.round((calibration.count * CHECK_MS) / slowest));
+      log(`the service's worker took up to ${round(slowest, 0)} ms: ${calibration.count} strings`);
     }
     const attackers = [];
     for (const name of ['attacker_a', 'attacker_b']) {
@@ -158,6 +159,8 @@ async function main() {
     });
   } finally {
     if (child) await stopChild(child);
+    else killAllChildren(); // it did not start in time: it may still be writing to dataDir
+    await sleep(child ? 0 : 1000);
     receiver.server.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(stopDir, { recursive: true, force: true });
@@ -178,6 +181,8 @@ async function main() {
   for (const [i, row] of results.attackers.entries()) {
     console.log(`attacker ${i + 1}: ${row.answers} answers ${JSON.stringify(row.statuses)}, ${row.cut_at_deadline} cut at the deadline, p50 ${row.p50_ms} ms, max ${row.max_ms} ms`);
   }
+  const cut = results.attackers.reduce((sum, row) => sum + row.cut_at_deadline, 0);
+  if (cut > 0) console.log(`\nNOT THE SCENARIO: ${cut} of the attackers' checks were cut at the deadline (their tenants quarantined from then on); run again with a lower FAIRNESS_CHECK_MS or on a quieter machine`);
   console.log(`\nresults: ${file}`);
 }
 
