@@ -74,26 +74,87 @@ export default defineConfig([
           selector: "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='TenantId'], TSTypeAssertion > TSTypeReference.typeAnnotation[typeName.name='TenantId']",
           message: 'A TenantId comes from an authenticated principal or TenancyService.requireId, not from a cast.',
         },
+        {
+          // tenantStatement and globalStatement (src/tenancy/tenant-statement.ts, src/database/statement.ts) are the
+          // only makers of a statement; an object cast to one would skip their checks.
+          selector: ":matches(TSAsExpression, TSTypeAssertion) > TSTypeReference.typeAnnotation[typeName.name=/^(Tenant)?Statement$/]",
+          message: 'A statement is declared with tenantStatement or globalStatement, in a *.sql.ts module, not made by a cast.',
+        },
       ],
     },
   },
 
   // A tenant-owned table is reached through TenantScopedRepository (src/tenancy/tenant-scoped-repository.ts):
   // `for(tenantId)` ANDs the tenant into every query, and `acrossTenants(why)` says where a query is about no one
-  // tenant. A bare TypeORM repository would let a query forget the tenant, so feature code does not get one.
+  // tenant. Feature code gets the tables from TenantTables (src/tenancy/tenant-tables.ts) and hand-written
+  // statements run through DatabasePool, which takes declared ones only (src/database/statement.ts). What would let
+  // a query forget the tenant is kept out of feature code: a DataSource, EntityManager, QueryRunner or bare
+  // Repository (so no `dataSource.query(...)`, `dataSource.manager.findOneBy(...)`, `createQueryBuilder(...)`), the
+  // decorators that inject them, and the members that reach them. src/tenancy/tenant-scoping-lint.spec.ts runs
+  // these rules on the snippets a new contributor would write.
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/database/**', 'src/tenancy/tenant-scoped-repository.ts', 'src/tenancy/tenant-lock.ts', 'src/tenancy/tenants.repository.ts', 'src/**/*.spec.ts'],
+    ignores: [
+      'src/database/**',
+      'src/tenancy/tenant-scoped-repository.ts',
+      'src/tenancy/tenant-lock.ts',
+      'src/tenancy/tenant-rows.ts',
+      'src/tenancy/tenant-tables.ts',
+      'src/tenancy/tenants.repository.ts',
+      'src/**/*.spec.ts',
+    ],
     rules: {
-      'no-restricted-properties': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          property: 'getRepository',
-          message: 'Use TenantScopedRepository.of(...).for(tenantId) (or acrossTenants(why)); see docs/architecture.md, "Tenant-scoped queries".',
+          paths: [
+            {
+              name: 'typeorm',
+              // What describes an entity, filters a TenantRows query and names a database error; nothing that queries.
+              allowImportNames: [
+                'Entity',
+                'Column',
+                'PrimaryColumn',
+                'PrimaryGeneratedColumn',
+                'CreateDateColumn',
+                'UpdateDateColumn',
+                'Index',
+                'IsNull',
+                'LessThan',
+                'LessThanOrEqual',
+                'MoreThan',
+                'MoreThanOrEqual',
+                'Between',
+                'In',
+                'Not',
+                'QueryFailedError',
+              ],
+              message: 'Use TenantTables for a tenant-owned table, DatabasePool for a declared statement (docs/architecture.md, "Tenant-scoped queries").',
+            },
+            {
+              name: '@nestjs/typeorm',
+              allowImportNames: ['TypeOrmModule'],
+              message: 'Inject TenantTables or DatabasePool, not a data source, entity manager or repository.',
+            },
+          ],
         },
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['getRepository', 'createQueryBuilder', 'manager', 'createQueryRunner', 'queryRunner', 'getTreeRepository', 'getMongoRepository'].map((property) => ({
+          property,
+          message: 'Use TenantScopedRepository (TenantTables.of(...).for(tenantId), or acrossTenants(why)); see docs/architecture.md, "Tenant-scoped queries".',
+        })),
+        ...['dataSource', 'connection', 'manager', 'entityManager', 'queryRunner'].map((object) => ({
+          object,
+          property: 'query',
+          message: 'Run a declared statement (tenantStatement or globalStatement, in a *.sql.ts module) through DatabasePool.',
+        })),
       ],
     },
   },
+  // Which migrations are pending is read through TypeORM's MigrationExecutor, from the data source; no tenant's rows.
+  { files: ['src/health/migrations.health.ts'], rules: { '@typescript-eslint/no-restricted-imports': 'off' } },
 
   // Tests: no focused or disabled test reaches main (a skip goes through describeIf/itIf, which says why and fails
   // where the requirement is required), and every test asserts something, through expect or one of the project's

@@ -3,6 +3,7 @@
 //
 //   GATEWAY_URL=http://127.0.0.1:3000 JWT=<bearer token> node examples/llm-agent.mjs
 //   (optional) TOOL=<tool name> ARGUMENTS='{"city":"Oslo"}' (by default get_weather, else the first tool)
+//   (optional) MODEL_PORT=<port> for the stand-in model on 127.0.0.1 (by default a free one)
 //
 // Part 1 plays the OpenAI Chat Completions flow: GET /tools?format=openai gives the definitions, which go to the
 // "model" exactly as they would go to OpenAI (`tools` of POST /v1/chat/completions); the model answers with a
@@ -22,6 +23,11 @@ if (!jwt) {
   process.exit(2);
 }
 const bearer = { authorization: `Bearer ${jwt}` };
+const modelPort = Number(process.env.MODEL_PORT || 0);
+if (!Number.isInteger(modelPort) || modelPort < 0 || modelPort > 65_535) {
+  console.error(`MODEL_PORT must be a whole number from 0 to 65535 (0: a free one), not "${process.env.MODEL_PORT}"`);
+  process.exit(2);
+}
 
 async function gateway(method, path, body) {
   const response = await fetch(`${gatewayUrl}/api/v1/gateway${path}`, {
@@ -67,7 +73,12 @@ function startScriptedModel() {
       response.end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }] }));
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve, reject) => {
+    server.once('error', (error) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`MODEL_PORT: 127.0.0.1:${modelPort} is already in use by another process (choose another, or unset it for a free one)`) : error),
+    );
+    server.listen(modelPort, '127.0.0.1', () => resolve(server));
+  });
 }
 
 async function chatCompletionsLoop(modelUrl) {
@@ -118,7 +129,10 @@ async function mcpSession(toolName, args) {
   }
 }
 
-const model = await startScriptedModel();
+const model = await startScriptedModel().catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});
 try {
   const modelUrl = process.env.MODEL_URL ?? `http://127.0.0.1:${model.address().port}`;
   const answer = await chatCompletionsLoop(modelUrl);

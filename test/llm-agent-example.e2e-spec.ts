@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { verifyWebhook } from '@action-gateway/receiver-kit';
 import { createTenant, gateway, TestTenant } from './support/factories';
@@ -59,6 +60,24 @@ describe('examples/llm-agent.mjs (docs/llm-tools.md)', () => {
     expect(executions.map((execution: { id: string }) => execution.id).sort()).toEqual(
       [lines[1], lines[4]].map((line) => /execution ([0-9a-f-]{36})/.exec(line)![1]).sort(),
     );
+  });
+
+  it('runs its stand-in model on MODEL_PORT when given, and says so when that port is taken', async () => {
+    const holder = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const taken = await runExample({ GATEWAY_URL: testApp.baseUrl, JWT: tenant.jwt, MODEL_PORT: String(port) });
+      expect(taken).toEqual({ code: 1, output: `MODEL_PORT: 127.0.0.1:${port} is already in use by another process (choose another, or unset it for a free one)\n` });
+    } finally {
+      await new Promise((closed) => holder.close(closed));
+    }
+    const free = await runExample({ GATEWAY_URL: testApp.baseUrl, JWT: tenant.jwt, MODEL_PORT: String(port) });
+    expect([free.code, free.output.split('\n')[2]]).toEqual([0, 'model: The tool said: Sunny in Oslo']);
+    expect(await runExample({ GATEWAY_URL: testApp.baseUrl, JWT: tenant.jwt, MODEL_PORT: 'any' })).toEqual({
+      code: 2,
+      output: 'MODEL_PORT must be a whole number from 0 to 65535 (0: a free one), not "any"\n',
+    });
   });
 
   it('feeds a refused call back to the model as an error instead of failing', async () => {

@@ -18,7 +18,7 @@ describe('logs', () => {
     const secrets: string[] = [];
     let tenantId: string | undefined;
     try {
-      const url = await service.ready(dataDir);
+      const url = await service.ready(dataDir, 90_000); // a fresh embedded database is slow to create on a busy machine
       const created = JSON.parse(runCli(['bootstrap', '--tenant', 'logged'], env).stdout);
       tenantId = created.tenant.id;
       secrets.push(created.api_token.token, created.hmac_key.key, JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).ADMIN_API_KEY);
@@ -48,6 +48,10 @@ describe('logs', () => {
     expect(completed.every((line) => typeof line.reqId === 'string')).toBe(true);
     const create = completed.find((line) => line.reqId === 'log-trace-1');
     expect(create).toMatchObject({ res: { statusCode: 201 }, tenantId });
+    // The start says whether spans are recorded, and where they go (tracingSummary, src/tracing/tracing.spec.ts).
+    expect(lines.filter((line) => line.context === 'Tracing').map((line) => [line.level, line.msg])).toEqual([
+      [30, 'tracing off: no exporter configured (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER); receivers still get a traceparent'],
+    ]);
     // Every line of a request names its trace: the caller's when it sent a traceparent (tracing off here: the
     // span id is the caller's, which receivers get as their parent), a new one otherwise.
     expect(create).toMatchObject({ trace_id: CALLER_TRACE, span_id: CALLER_SPAN });

@@ -70,6 +70,9 @@ describe('dashboards and alert rules (deploy/monitoring)', () => {
       expect(text).toMatch(new RegExp(`^rate_limit_rejections_total\\{throttler="${throttler}"\\} 0$`, 'm'));
     }
     expect(text).toMatch(/^executions_total\{status="failed"\} 0$/m);
+    expect(text).toMatch(/^executions_short_circuited_total 0$/m);
+    expect(text).toMatch(/^webhook_circuit_openings_total 0$/m);
+    for (const state of ['closed', 'open', 'half_open']) expect(text).toMatch(new RegExp(`^webhook_circuits\\{state="${state}"\\} 0$`, 'm'));
     for (const outcome of ['exported', 'failed']) expect(text).toMatch(new RegExp(`^tracing_spans_total\\{exporter="otlp",outcome="${outcome}"\\} \\d+$`, 'm'));
     const caches = [...text.matchAll(/^read_model_reads_total\{cache="([^"]+)",source="(memory|database)"\}/gm)].map(([, cache, source]) => `${cache}/${source}`);
     const names = [...new Set(caches.map((entry) => entry.split('/')[0]))];
@@ -134,6 +137,7 @@ describe('dashboards and alert rules (deploy/monitoring)', () => {
       'ActionGatewayReadModelMissRatioHigh',
       'ActionGatewayReadModelOutOfStep',
       'ActionGatewayRedisDown',
+      'ActionGatewayWebhookCircuitsOpen',
       'ActionGatewayWebhookFailureRatioHigh',
     ]);
   });

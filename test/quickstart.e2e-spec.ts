@@ -159,6 +159,25 @@ describe('the first hour (README quickstart, start-up, issue 30)', () => {
         `Cannot start: the embedded database is in use by process ${process.pid} (another service on DATA_DIR ${dataDir}): stop that one or set another DATA_DIR\n`,
       );
     });
+
+    it('with a PORT that is no number: the configuration\'s own line, before anything is built', () => {
+      const built = statSync(join(ROOT, 'dist/src/main.js')).mtimeMs;
+      const run = npmStart({ DATA_DIR: mkdtempSync(join(tmpdir(), 'agw-preflight-')), PORT: 'abc' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/^Configuration error: PORT must be a whole number from 0 to 65535, not "abc"\n(?!Configuration error)/);
+      expect(statSync(join(ROOT, 'dist/src/main.js')).mtimeMs).toBe(built);
+    });
+
+    it('with configuration errors and a data directory a live process holds: every configuration problem, no lock line', () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'agw-preflight-'));
+      writeFileSync(join(dataDir, 'embedded-postgres.json'), JSON.stringify({ pid: process.pid, host: '127.0.0.1', port: 0 }));
+      const run = npmStart({ DATA_DIR: dataDir, PORT: 'abc', RATE_LIMIT_PER_HOUR: '-1' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(
+        /^Configuration error: PORT must be a whole number from 0 to 65535, not "abc"\nConfiguration error: RATE_LIMIT_PER_HOUR must be a whole number, at least 1, not "-1"\n/,
+      );
+      expect(run.stderr).not.toContain('Cannot start');
+    });
   });
 });
 

@@ -24,6 +24,28 @@ describe('starting the service', () => {
     }
   });
 
+  it('with EMBEDDED_DATABASE_PORT: the embedded database listens there, and a second service wanting it says so in one line', async () => {
+    const holder: Server = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    await new Promise((resolve) => holder.close(resolve));
+    const dataDir = freshDataDir();
+    const first = ServiceProcess.start({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', EMBEDDED_DATABASE_PORT: String(port) });
+    try {
+      await first.ready(dataDir, 90_000);
+      const endpoint = JSON.parse(readFileSync(join(dataDir, 'embedded-postgres.json'), 'utf8')) as { host: string; port: number };
+      expect([endpoint.host, endpoint.port]).toEqual(['127.0.0.1', port]);
+      // Another data directory, the same port: the port is named, not PORT.
+      const second = ServiceProcess.start({ DATA_DIR: freshDataDir(), HOST: '127.0.0.1', PORT: '0', EMBEDDED_DATABASE_PORT: String(port) });
+      expect((await second.exit()).code).toBe(1);
+      expect(second.output.join('')).toBe(
+        `Cannot start: the embedded database's port 127.0.0.1:${port} is already in use by another process (set another EMBEDDED_DATABASE_PORT, or unset it for a free one)\n`,
+      );
+    } finally {
+      await first.stop();
+    }
+  });
+
   it('on a database that refuses the login (it does not exist): one line saying so, exit 1', async () => {
     // A server there, refusing every login as PostgreSQL does for a database that does not exist.
     const proxy = new TcpProxy('127.0.0.1', 9);

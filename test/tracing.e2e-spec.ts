@@ -112,6 +112,7 @@ describe('tracing, exported over OTLP/HTTP (JSON) to a collector', () => {
     expect(only(spans, 'check parameters').attributes).toMatchObject({ 'gateway.schema.check': 'inline', 'gateway.schema.valid': true, 'gateway.action.name': name });
     const delivery = only(spans, 'deliver webhook');
     expect(delivery.attributes).toMatchObject({ 'gateway.webhook.attempts': 2, 'gateway.webhook.outcome': 'answered', 'gateway.execution.id': executed.body.execution.id });
+    expect([delivery.status.code ?? 0, delivery.attributes['error.type']]).toEqual([0, undefined]); // delivered in the end
     const posts = spans.filter((span) => span.name === 'POST').sort((a, b) => Number(a.attributes['gateway.webhook.attempt']) - Number(b.attributes['gateway.webhook.attempt']));
     expect(posts.map((post) => post.parentSpanId)).toEqual([delivery.spanId, delivery.spanId]);
     expect(posts.map((post) => post.kind)).toEqual([3, 3]);
@@ -129,6 +130,54 @@ describe('tracing, exported over OTLP/HTTP (JSON) to a collector', () => {
     expect(exported).not.toContain(secretCity);
     expect(exported).not.toContain('Sunny');
     expect(exported).not.toContain('/hook');
+  });
+
+  it('makes a failed delivery an error span: every attempt answered 500, or the receiver not reachable', async () => {
+    const created = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(receiver.url()) });
+    const name = created.body.action.name as string;
+    receiver.behaviour = (_, response) => answerJson(response, 500, {});
+    const deliveryOf = async (action: string) => {
+      const caller = callerContext();
+      const executed = await gateway(testApp, 'POST', `/actions/${action}/execute`, { token: tenant.jwt, body: { parameters: { city: 'Oslo' } }, headers: { traceparent: traceparentOf(caller) } });
+      expect(executed.body.execution.status).toBe('failed');
+      const spans = await eventually(() => {
+        const found = collector.trace(caller.traceId);
+        expect(found.map((span) => span.name)).toEqual(expect.arrayContaining(['deliver webhook', 'POST /api/v1/gateway/actions/:action_name/execute']));
+        return found;
+      });
+      return only(spans, 'deliver webhook');
+    };
+    const answered500 = await deliveryOf(name);
+    expect(answered500.attributes).toMatchObject({ 'gateway.webhook.attempts': 3, 'gateway.webhook.outcome': 'answered', 'error.type': '500' });
+    expect(answered500.status.code).toBe(2); // ERROR
+
+    // A receiver's 200 with its own error was delivered: the action failed, the call did not.
+    receiver.behaviour = (_, response) => answerJson(response, 200, { result: null, error: 'no such city' });
+    const ownError = await deliveryOf(name);
+    expect([ownError.status.code ?? 0, ownError.attributes['error.type']]).toEqual([0, undefined]);
+
+    const closed = await Receiver.start();
+    const unreachableUrl = closed.url();
+    receiver.behaviour = (_, response) => answerJson(response, 200, { result: 'ok', error: '' });
+    const unreachable = await gateway(testApp, 'POST', '/actions', { token: tenant.jwt, body: actionBody(unreachableUrl) });
+    await closed.stop();
+    const refused = await deliveryOf(unreachable.body.action.name);
+    expect(refused.attributes).toMatchObject({ 'gateway.webhook.outcome': 'unreachable', 'error.type': 'unreachable' });
+    expect(refused.status.code).toBe(2);
+  });
+
+  it('leaves Prometheus scrapes and health probes out of traces, and traces the next API request', async () => {
+    const caller = callerContext();
+    for (const path of ['/metrics', '/healthz', '/readyz', '/metrics?x=1']) {
+      expect((await call(testApp.baseUrl, 'GET', path, { headers: { traceparent: traceparentOf(caller) } })).status).toBe(200);
+    }
+    expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt, headers: { traceparent: traceparentOf(caller) } })).status).toBe(200);
+    const spans = await eventually(() => {
+      const found = collector.trace(caller.traceId);
+      expect(found.map((span) => span.name)).toContain('GET /api/v1/gateway/actions');
+      return found;
+    });
+    expect(spans.filter((span) => span.parentSpanId === caller.spanId).map((span) => span.name)).toEqual(['GET /api/v1/gateway/actions']);
   });
 
   it('traces the registration test and an MCP tools/call the same way', async () => {
@@ -202,9 +251,14 @@ describe('tracing over OTLP/HTTP (protobuf, the default) and OTLP/gRPC', () => {
   it.each([
     ['http/protobuf', '/v1/traces', 'application/x-protobuf'],
     ['grpc', '/opentelemetry.proto.collector.trace.v1.TraceService/Export', 'application/grpc'],
-  ])('sends %s to the collector: the caller\'s trace id is in the export', async (protocol, path, contentType) => {
+  ])('sends %s to the collector: the caller\'s trace id is in the export (a probe, traced with TRACE_PROBES)', async (protocol, path, contentType) => {
     const testApp = await startTestApp({
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: protocol === 'grpc' ? collector.grpcEndpoint : collector.httpEndpoint, OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_BSP_SCHEDULE_DELAY: '20' },
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: protocol === 'grpc' ? collector.grpcEndpoint : collector.httpEndpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+        OTEL_BSP_SCHEDULE_DELAY: '20',
+        TRACE_PROBES: 'true',
+      },
     });
     try {
       const caller = callerContext();

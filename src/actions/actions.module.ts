@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { TenantTablesModule } from '../tenancy/tenant-tables';
 import { Tenant } from '../tenancy/tenant.entity';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Action } from './action.entity';
@@ -11,7 +12,7 @@ import { SchemaSandbox } from './schema/schema-sandbox';
 /** Actions as services, without routes: the gateway's HTTP module and an admin backend both import this. */
 @Module({
   // Creating an action locks its tenant's row: the Tenant entity is needed here too.
-  imports: [TypeOrmModule.forFeature([Action, Tenant]), WebhooksModule],
+  imports: [TypeOrmModule.forFeature([Action, Tenant]), TenantTablesModule, WebhooksModule],
   providers: [ActionsRepository, ActionsService, JsonSchemaCompiler, SchemaSandbox],
   exports: [ActionsService, JsonSchemaCompiler],
 })

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
 import { compactJson, keepWrittenText, writtenText } from '../common/json-text';
 import { TenantId } from '../common/tenant-id';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
 import { ReadModel } from '../database/read-model';
 import { JsonRow, ReadModelQuery } from '../database/read-through-cache';
-import { withTenantLock } from '../tenancy/tenant-lock';
 import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
+import { TenantTables } from '../tenancy/tenant-tables';
 import { Action } from './action.entity';
 import { ACTION_BY_NAME_SQL, ACTIONS_OF_TENANT_SQL, ActionRow, INSERT_ACTION_SQL, SET_PAYLOAD_LOGGING_SQL, UPDATE_ACTION_SQL } from './actions.sql';
 
@@ -59,11 +58,11 @@ export class ActionsRepository {
   private readonly actions: TenantScopedRepository<Action>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tables: TenantTables,
     private readonly pool: DatabasePool,
     private readonly readModel: ReadModel,
   ) {
-    this.actions = TenantScopedRepository.of(dataSource, Action);
+    this.actions = tables.of(Action);
   }
 
   /** The tenant's actions ordered by name, read as the read model reads them (ACTIONS_OF_TENANT), now. */
@@ -97,7 +96,7 @@ export class ActionsRepository {
   })
   async insertWithinLimit(tenantId: TenantId, action: Action, limit: number): Promise<InsertOutcome> {
     try {
-      return await withTenantLock(this.dataSource, tenantId, async (transaction) => {
+      return await this.tables.withLock(tenantId, async (transaction) => {
         const actions = transaction.rows(Action);
         if (await actions.existsBy({ name: action.name })) return 'name_taken';
         if ((await actions.countBy()) >= limit) return 'limit_reached';

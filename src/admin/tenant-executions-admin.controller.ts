@@ -12,6 +12,7 @@ import { ManagementAuthGuard } from '../console-auth/management-auth.guard';
 import { ExecuteActionRequest } from '../executions/dto/execute-action.request';
 import { ExecutionDetailListResponse, ExecutionDetailResponse } from '../executions/dto/execution-detail.response';
 import { ExecutionResponse, ReplayResponse } from '../executions/dto/execution.response';
+import { circuitBody, CircuitResponse } from '../executions/dto/circuit.response';
 import { LogSettingsResponse, UpdateLogSettingsRequest } from '../executions/dto/log-settings';
 import { ExecutionLogService } from '../executions/execution-log.service';
 import { ApiExecutionListQuery } from '../executions/execution-list.openapi';
@@ -147,6 +148,16 @@ export class TenantExecutionsAdminController {
   @ApiErrors(notFound('Tenant not found', 'Action not found', 'Replay not found'))
   async bulkReplay(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string, @Param('replay_id') id: string): Promise<BulkReplayResponse> {
     return { replay: await this.bulk.get(tenantId, name, id) };
+  }
+
+  @Get('circuit')
+  @ApiOperation({
+    summary: 'The action\'s circuit breaker as the answering replica sees it: closed, open (executions fail at once until retry_at) or half_open',
+    operationId: 'getTenantActionCircuit',
+  })
+  @ApiOkResponse({ type: CircuitResponse })
+  async circuit(@ExistingTenant() tenantId: TenantId, @Param('action_name') name: string): Promise<CircuitResponse> {
+    return circuitBody(await this.executions.circuit(tenantId, name));
   }
 
   @Get('log-settings')

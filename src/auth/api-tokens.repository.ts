@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull, LessThan, MoreThan } from 'typeorm';
+import { IsNull, LessThan, MoreThan } from 'typeorm';
 import { Positioned, TimePosition } from '../common/paged-list';
 import { TenantId } from '../common/tenant-id';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
@@ -8,8 +7,8 @@ import { DatabasePool } from '../database/database-pool';
 import { ReadModel } from '../database/read-model';
 import { ReadModelQuery } from '../database/read-through-cache';
 import { TenantStatus } from '../tenancy/tenant.entity';
-import { withTenantLock } from '../tenancy/tenant-lock';
 import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
+import { TenantTables } from '../tenancy/tenant-tables';
 import { ApiToken } from './api-token.entity';
 import { StoredApiTokenRow, TOKEN_BY_HASH_SQL, TOKEN_STANDING_SQL, TOKENS_FIRST_PAGE_SQL, TOKENS_PAGE_AFTER_SQL, TRIM_DEAD_TOKENS_SQL } from './api-tokens.sql';
 
@@ -45,11 +44,11 @@ export class ApiTokensRepository {
   private readonly tokens: TenantScopedRepository<ApiToken>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tables: TenantTables,
     private readonly pool: DatabasePool,
     private readonly readModel: ReadModel,
   ) {
-    this.tokens = TenantScopedRepository.of(dataSource, ApiToken);
+    this.tokens = tables.of(ApiToken);
   }
 
   /**
@@ -65,7 +64,7 @@ export class ApiTokensRepository {
     ],
   })
   insertWithinLimit(tenantId: TenantId, token: ApiToken, limits: { usable: number; dead: number }, now: Date): Promise<boolean> {
-    return withTenantLock(this.dataSource, tenantId, async (transaction) => {
+    return this.tables.withLock(tenantId, async (transaction) => {
       const tokens = transaction.rows(ApiToken);
       const usable = await tokens.countBy([
         { revokedAt: IsNull(), expiresAt: IsNull() },

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { TenantTablesModule } from '../tenancy/tenant-tables';
 import { AppConfig } from '../config/app-config';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TenancyModule } from '../tenancy/tenancy.module';
@@ -21,6 +22,7 @@ import { TokenExchangeService } from './token-exchange.service';
 @Module({
   imports: [
     TypeOrmModule.forFeature([ApiToken]),
+    TenantTablesModule,
     PassportModule,
     RateLimitModule,
     TenancyModule,

@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/config.error';
-import { EmbeddedDatabaseInUseError } from '../database/embedded-postgres';
+import { EmbeddedDatabaseInUseError, EmbeddedDatabasePortError } from '../database/embedded-postgres';
 import { describeStartupFailure, namingHost } from './startup-failure';
 
 const listenError = (code: string) => Object.assign(new Error(`listen ${code}`), { code, syscall: 'listen', address: '127.0.0.1', port: 3000 });
@@ -10,6 +10,10 @@ describe('describeStartupFailure', () => {
     [
       new EmbeddedDatabaseInUseError({ pid: 42, host: '127.0.0.1', port: 5000 }, '/srv/data'),
       'Cannot start: the embedded database is in use by process 42 (another service on DATA_DIR /srv/data): stop that one or set another DATA_DIR',
+    ],
+    [
+      new EmbeddedDatabasePortError(55432, 'EADDRINUSE'),
+      "Cannot start: the embedded database's port 127.0.0.1:55432 is already in use by another process (set another EMBEDDED_DATABASE_PORT, or unset it for a free one)",
     ],
     [listenError('EADDRINUSE'), 'Cannot start: 127.0.0.1:3000 is already in use by another process (set PORT, or HOST)'],
     [listenError('EACCES'), 'Cannot start: not allowed to listen on 127.0.0.1:3000 (ports below 1024 need privileges: set PORT)'],

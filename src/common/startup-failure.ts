@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/config.error';
-import { EmbeddedDatabaseInUseError } from '../database/embedded-postgres';
+import { EmbeddedDatabaseInUseError, EmbeddedDatabasePortError } from '../database/embedded-postgres';
 import { isDatabaseUnavailable } from '../database/database-errors';
 
 /**
@@ -10,7 +10,7 @@ import { isDatabaseUnavailable } from '../database/database-errors';
  */
 export function describeStartupFailure(error: unknown): string | undefined {
   if (error instanceof ConfigError) return error.message;
-  if (error instanceof EmbeddedDatabaseInUseError) return `Cannot start: ${error.message}`;
+  if (error instanceof EmbeddedDatabaseInUseError || error instanceof EmbeddedDatabasePortError) return `Cannot start: ${error.message}`;
   const { code, syscall, address, port, message } = (error ?? {}) as NodeJS.ErrnoException & { address?: string; port?: number };
   if (syscall === 'listen') {
     const where = `${address ?? 'the address'}:${port ?? '?'}`;

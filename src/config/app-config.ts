@@ -26,6 +26,11 @@ export class AppConfig {
    */
   readonly readModelCacheMb: number;
   readonly dataDir: string;
+  /**
+   * The loopback port the embedded database listens on for other processes (psql, the command line); 0, the
+   * default, is a free one each start. Unused with DATABASE_URL.
+   */
+  readonly embeddedDatabasePort: number;
   readonly redisUrl?: string;
   readonly jwt: {
     readonly secret: string;
@@ -46,6 +51,12 @@ export class AppConfig {
     readonly timeoutMs: number;
     /** Further attempts after a connection failure or a 429/5xx answer, inside the same timeout. */
     readonly maxRetries: number;
+    /**
+     * Each action's circuit breaker (circuit-breakers.ts): opened by this many consecutive failed executions (0: no
+     * breaker), it fails executions at once for `breakerCooldownMs`, then lets one probe through.
+     */
+    readonly breakerFailures: number;
+    readonly breakerCooldownMs: number;
     readonly allowPrivateNetworks: boolean;
     readonly requireHttps: boolean;
   };

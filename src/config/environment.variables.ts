@@ -72,6 +72,9 @@ export class EnvironmentVariables {
   @Text()
   DATA_DIR?: string;
 
+  @Integer(0, 65535)
+  EMBEDDED_DATABASE_PORT?: number;
+
   @IsOptional() @Transform(emptyToUndefined) @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
@@ -98,6 +101,13 @@ export class EnvironmentVariables {
 
   @Integer(0, 10)
   WEBHOOK_MAX_RETRIES?: number;
+
+  /** 0 turns the circuit breaker off. */
+  @Integer(0, 1_000)
+  WEBHOOK_BREAKER_FAILURES?: number;
+
+  @Integer(1, 3_600_000)
+  WEBHOOK_BREAKER_COOLDOWN_MS?: number;
 
   @Integer(1, 3650)
   EXECUTION_RETENTION_DAYS?: number;
@@ -239,6 +249,9 @@ export class EnvironmentVariables {
 
   @Integer(1, 1_000_000)
   OTEL_BSP_MAX_EXPORT_BATCH_SIZE?: number;
+
+  @Bool()
+  TRACE_PROBES?: boolean;
 }
 
 /** Variables whose values are never repeated in a message (secrets, URLs that may carry a password). */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './config.error';
-import { DEFAULT_MASKED_HEADER_WORDS, loadConfig } from './load-config';
+import { checkEnvironment, DEFAULT_MASKED_HEADER_WORDS, loadConfig } from './load-config';
 
 const strong = {
   DATABASE_URL: 'postgres://app@db:5432/gateway',
@@ -205,6 +205,9 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose"'],
     [{ ASYNC_EXECUTION_LEASE_MS: '10000', WEBHOOK_TIMEOUT_MS: '10000' }, 'ASYNC_EXECUTION_LEASE_MS must be at least WEBHOOK_TIMEOUT_MS + 1000 (11000), not 10000'],
     [{ ASYNC_EXECUTIONS_PER_TENANT: '0' }, 'ASYNC_EXECUTIONS_PER_TENANT must be a whole number from 1 to 100000, not "0"'],
+    [{ EMBEDDED_DATABASE_PORT: 'auto' }, 'EMBEDDED_DATABASE_PORT must be a whole number from 0 to 65535, not "auto"'],
+    [{ EMBEDDED_DATABASE_PORT: '3000' }, "EMBEDDED_DATABASE_PORT must not be the service's own PORT (3000): choose another, or unset it for a free one"],
+    [{ EMBEDDED_DATABASE_PORT: '8080', PORT: '8080' }, "EMBEDDED_DATABASE_PORT must not be the service's own PORT (8080)"],
   ])('says in plain words what is wrong with %j', (override, message) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...override })).toThrow(`Configuration error: ${message}`);
   });
@@ -240,5 +243,15 @@ describe('loadConfig', () => {
     expect(config.host).toBe('0.0.0.0');
     expect(config.rateLimit.perHour).toBe(10);
     expect(config.webhook.requireHttps).toBe(true);
+    // The embedded database's port: a free one each start unless set.
+    expect(config.embeddedDatabasePort).toBe(0);
+    expect(loadConfig({ DATA_DIR: dataDir(), EMBEDDED_DATABASE_PORT: '55432' }).embeddedDatabasePort).toBe(55432);
+  });
+
+  it('checks the environment without touching DATA_DIR (npm start does it before building)', () => {
+    const dir = join(dataDir(), 'not-made');
+    expect(checkEnvironment({ DATA_DIR: dir, PORT: '8080' }).env.PORT).toBe(8080);
+    expect(() => statSync(dir)).toThrow(/ENOENT/);
+    expect(() => checkEnvironment({ DATA_DIR: dir, PORT: 'abc' })).toThrow('Configuration error: PORT must be a whole number from 0 to 65535, not "abc"');
   });
 });

@@ -29,42 +29,7 @@ const SECRETS_FILE = 'secrets.json';
  * logged at start (AppConfig.warnings), not a refusal.
  */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
-  const problems: ConfigProblem[] = [];
-  const problem = (variable: string, text: string) => problems.push({ variable, problem: text });
-
-  const env = plainToInstance(EnvironmentVariables, { ...source }, { exposeDefaultValues: true });
-  for (const error of validateSync(env, { skipMissingProperties: false, whitelist: false, stopAtFirstError: true })) {
-    const message = Object.values(error.constraints ?? {})[0] ?? 'is invalid';
-    const raw = source[error.property];
-    problem(error.property, SECRET_VARIABLES.has(error.property) || raw === undefined ? message : `${message}, not "${raw}"`);
-  }
-  // Only the listed values count: an unknown NODE_ENV has been reported above and switches nothing on.
-  const production = env.NODE_ENV === 'production';
-  if (production) {
-    if (!env.DATABASE_URL) problem('DATABASE_URL', 'is required in production (the embedded database is for development)');
-    for (const name of SECRET_NAMES) if (!env[name]) problem(name, 'is required in production');
-    // Portal links are minted with it: no request header (Host, X-Forwarded-Host) may choose their origin.
-    if (!env.PUBLIC_URL) problem('PUBLIC_URL', 'is required in production: the origin browsers reach the service at, e.g. https://gateway.example.com (portal links are made with it)');
-  }
-  const warnings: string[] = [];
-  checkSecrets(env, production ? problem : (variable, text) => warnings.push(`${variable} ${text} (accepted outside production, refused in production)`));
-  const trustProxy = trustProxySetting(env.TRUST_PROXY, problem);
-  const tracing = tracingSettings(env, problem, (text) => warnings.push(text));
-  const portal = portalBranding(env, production, problem, (text) => warnings.push(text));
-  const executionRetentionDays = env.EXECUTION_RETENTION_DAYS ?? 30;
-  // Payloads are part of an execution: kept no longer than it (a week by default, as they may carry personal data).
-  if (env.EXECUTION_PAYLOAD_RETENTION_DAYS !== undefined && env.EXECUTION_PAYLOAD_RETENTION_DAYS > executionRetentionDays) {
-    problem('EXECUTION_PAYLOAD_RETENTION_DAYS', `must be at most EXECUTION_RETENTION_DAYS (${executionRetentionDays}), not ${env.EXECUTION_PAYLOAD_RETENTION_DAYS}`);
-  }
-  const webhookTimeoutMs = env.WEBHOOK_TIMEOUT_MS ?? 30_000;
-  // A run must end (its call, retries and storing) within its lease, or another replica runs it again meanwhile.
-  if (env.ASYNC_EXECUTION_LEASE_MS !== undefined && env.ASYNC_EXECUTION_LEASE_MS < webhookTimeoutMs + 1_000) {
-    problem('ASYNC_EXECUTION_LEASE_MS', `must be at least WEBHOOK_TIMEOUT_MS + 1000 (${webhookTimeoutMs + 1_000}), not ${env.ASYNC_EXECUTION_LEASE_MS}`);
-  }
-  const maskedHeaders = maskedHeaderWords(env.EXECUTION_PAYLOAD_MASKED_HEADERS, problem);
-  const mcpAllowedOrigins = originList('MCP_ALLOWED_ORIGINS', env.MCP_ALLOWED_ORIGINS, problem);
-  if (problems.length > 0) throw new ConfigError(problems);
-
+  const { env, production, warnings, trustProxy, tracing, portal, executionRetentionDays, webhookTimeoutMs, maskedHeaders, mcpAllowedOrigins } = checkEnvironment(source);
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   const secrets = production ? (definedSecrets(env) as Secrets) : { ...devSecretsIn(dataDir, env), ...definedSecrets(env) };
   return new AppConfig({
@@ -77,6 +42,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS ?? 10_000,
     readModelCacheMb: env.READ_MODEL_CACHE_MB ?? 32,
     dataDir,
+    embeddedDatabasePort: env.EMBEDDED_DATABASE_PORT ?? 0,
     redisUrl: env.REDIS_URL,
     jwt: {
       secret: secrets.JWT_SECRET,
@@ -91,6 +57,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     webhook: {
       timeoutMs: webhookTimeoutMs,
       maxRetries: env.WEBHOOK_MAX_RETRIES ?? 2,
+      breakerFailures: env.WEBHOOK_BREAKER_FAILURES ?? 5,
+      breakerCooldownMs: env.WEBHOOK_BREAKER_COOLDOWN_MS ?? 30_000,
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? !production,
       requireHttps: env.WEBHOOK_REQUIRE_HTTPS ?? production,
     },
@@ -125,6 +93,54 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     warnings,
   });
+}
+
+/**
+ * The environment's values, checked: every problem at once as a ConfigError, and the warnings to log. Reads and
+ * writes no file, so `npm start` runs it before anything is built (scripts/preflight.js) and a PORT that is no
+ * number is said in a second, in these words.
+ */
+export function checkEnvironment(source: NodeJS.ProcessEnv = process.env) {
+  const problems: ConfigProblem[] = [];
+  const problem = (variable: string, text: string) => problems.push({ variable, problem: text });
+
+  const env = plainToInstance(EnvironmentVariables, { ...source }, { exposeDefaultValues: true });
+  for (const error of validateSync(env, { skipMissingProperties: false, whitelist: false, stopAtFirstError: true })) {
+    const message = Object.values(error.constraints ?? {})[0] ?? 'is invalid';
+    const raw = source[error.property];
+    problem(error.property, SECRET_VARIABLES.has(error.property) || raw === undefined ? message : `${message}, not "${raw}"`);
+  }
+  // Only the listed values count: an unknown NODE_ENV has been reported above and switches nothing on.
+  const production = env.NODE_ENV === 'production';
+  if (production) {
+    if (!env.DATABASE_URL) problem('DATABASE_URL', 'is required in production (the embedded database is for development)');
+    for (const name of SECRET_NAMES) if (!env[name]) problem(name, 'is required in production');
+    // Portal links are minted with it: no request header (Host, X-Forwarded-Host) may choose their origin.
+    if (!env.PUBLIC_URL) problem('PUBLIC_URL', 'is required in production: the origin browsers reach the service at, e.g. https://gateway.example.com (portal links are made with it)');
+  }
+  const warnings: string[] = [];
+  checkSecrets(env, production ? problem : (variable, text) => warnings.push(`${variable} ${text} (accepted outside production, refused in production)`));
+  const trustProxy = trustProxySetting(env.TRUST_PROXY, problem);
+  const tracing = tracingSettings(env, problem, (text) => warnings.push(text));
+  const portal = portalBranding(env, production, problem, (text) => warnings.push(text));
+  const executionRetentionDays = env.EXECUTION_RETENTION_DAYS ?? 30;
+  // Payloads are part of an execution: kept no longer than it (a week by default, as they may carry personal data).
+  if (env.EXECUTION_PAYLOAD_RETENTION_DAYS !== undefined && env.EXECUTION_PAYLOAD_RETENTION_DAYS > executionRetentionDays) {
+    problem('EXECUTION_PAYLOAD_RETENTION_DAYS', `must be at most EXECUTION_RETENTION_DAYS (${executionRetentionDays}), not ${env.EXECUTION_PAYLOAD_RETENTION_DAYS}`);
+  }
+  const webhookTimeoutMs = env.WEBHOOK_TIMEOUT_MS ?? 30_000;
+  // A run must end (its call, retries and storing) within its lease, or another replica runs it again meanwhile.
+  if (env.ASYNC_EXECUTION_LEASE_MS !== undefined && env.ASYNC_EXECUTION_LEASE_MS < webhookTimeoutMs + 1_000) {
+    problem('ASYNC_EXECUTION_LEASE_MS', `must be at least WEBHOOK_TIMEOUT_MS + 1000 (${webhookTimeoutMs + 1_000}), not ${env.ASYNC_EXECUTION_LEASE_MS}`);
+  }
+  // Both are bound on loopback at least: the second bind would fail after the database was opened.
+  if (env.EMBEDDED_DATABASE_PORT && env.EMBEDDED_DATABASE_PORT === (env.PORT ?? 3000)) {
+    problem('EMBEDDED_DATABASE_PORT', `must not be the service's own PORT (${env.EMBEDDED_DATABASE_PORT}): choose another, or unset it for a free one`);
+  }
+  const maskedHeaders = maskedHeaderWords(env.EXECUTION_PAYLOAD_MASKED_HEADERS, problem);
+  const mcpAllowedOrigins = originList('MCP_ALLOWED_ORIGINS', env.MCP_ALLOWED_ORIGINS, problem);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { env, production, warnings, trustProxy, tracing, portal, executionRetentionDays, webhookTimeoutMs, maskedHeaders, mcpAllowedOrigins };
 }
 
 /**

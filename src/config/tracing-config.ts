@@ -17,6 +17,8 @@ export interface TracingSettings {
   readonly sampler: { readonly name: SamplerName; readonly ratio: number };
   /** Whether an incoming `traceparent` is continued (OTEL_PROPAGATORS names tracecontext; `none` does not). */
   readonly continueIncoming: boolean;
+  /** Whether requests to /metrics, /healthz and /readyz (scrapes and probes, every few seconds) are traced (TRACE_PROBES). */
+  readonly traceProbes: boolean;
   /** The batch span processor (OTEL_BSP_*). */
   readonly batch: { readonly scheduledDelayMs: number; readonly exportTimeoutMs: number; readonly maxQueueSize: number; readonly maxExportBatchSize: number };
 }
@@ -38,6 +40,7 @@ interface TracingVariables {
   OTEL_BSP_EXPORT_TIMEOUT?: number;
   OTEL_BSP_MAX_QUEUE_SIZE?: number;
   OTEL_BSP_MAX_EXPORT_BATCH_SIZE?: number;
+  TRACE_PROBES?: boolean;
 }
 
 type Report = (variable: string, problem: string) => void;
@@ -69,6 +72,7 @@ export function tracingSettings(env: TracingVariables, problem: Report, warn: (t
     resource: resourceOf(env, problem),
     sampler: samplerOf(env, problem),
     continueIncoming: continuesIncoming(env.OTEL_PROPAGATORS, problem, warn),
+    traceProbes: env.TRACE_PROBES ?? false,
     batch: {
       scheduledDelayMs: env.OTEL_BSP_SCHEDULE_DELAY ?? 5_000,
       exportTimeoutMs: env.OTEL_BSP_EXPORT_TIMEOUT ?? 30_000,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { TenantTablesModule } from '../tenancy/tenant-tables';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TracingModule } from '../tracing/tracing.module';
 import { ConsoleSession } from './console-session.entity';
@@ -13,7 +14,7 @@ import { PortalLink } from './portal-link.entity';
  * session. No routes: `ConsoleAuthHttpModule` has them.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ConsoleSession, PortalLink]), RateLimitModule, TracingModule],
+  imports: [TypeOrmModule.forFeature([ConsoleSession, PortalLink]), TenantTablesModule, RateLimitModule, TracingModule],
   providers: [ConsoleSessionsRepository, ConsoleSessionsService, ManagementAuthGuard],
   // The guard counts every management request (RequestBudgets): whoever uses it gets the budgets with it.
   exports: [ConsoleSessionsService, ManagementAuthGuard, RateLimitModule],

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, LessThan } from 'typeorm';
+import { LessThan } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
 import { globalStatement } from '../database/statement';
 import { TenantStatus } from '../tenancy/tenant.entity';
 import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
+import { TenantTables } from '../tenancy/tenant-tables';
 import { ConsoleSession } from './console-session.entity';
 import { PortalLink } from './portal-link.entity';
 
@@ -69,11 +69,11 @@ export class ConsoleSessionsRepository {
   private readonly links: TenantScopedRepository<PortalLink>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tables: TenantTables,
     private readonly pool: DatabasePool,
   ) {
-    this.sessions = TenantScopedRepository.of(dataSource, ConsoleSession);
-    this.links = TenantScopedRepository.of(dataSource, PortalLink);
+    this.sessions = tables.of(ConsoleSession);
+    this.links = tables.of(PortalLink);
   }
 
   @GenerateSql({ params: [{ id: DummyValue.UUID, secretHash: DummyValue.HASH, kind: 'tenant', tenantId: DummyValue.TENANT_ID, adminKeyHash: null, createdAt: DummyValue.DATE, expiresAt: DummyValue.DATE }] })
@@ -127,12 +127,11 @@ export class ConsoleSessionsRepository {
    */
   @GenerateSql({ params: [DummyValue.HASH, DummyValue.DATE, { id: DummyValue.UUID, secretHash: DummyValue.HASH, kind: 'tenant', tenantId: null, adminKeyHash: null, createdAt: DummyValue.DATE, expiresAt: DummyValue.DATE }] })
   redeemPortalLink(tokenHash: string, now: Date, session: ConsoleSession): Promise<ConsoleSession | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const [rows] = (await manager.query(REDEEM_SQL.text, [tokenHash, now])) as [Array<NonNullable<(typeof REDEEM_SQL)['types']>['row']>, number];
-      const redeemed = rows[0];
+    return this.tables.acrossTenants('a link is redeemed by its hash, which names its tenant', async (transaction) => {
+      const [redeemed] = await transaction.rowsOf(REDEEM_SQL, [tokenHash, now]);
       if (!redeemed || redeemed.tenant_status !== 'active') return null;
       const opened = Object.assign(new ConsoleSession(), session, { tenantId: redeemed.tenant_id });
-      await TenantScopedRepository.of(manager, ConsoleSession).acrossTenants('the tenant is the redeemed link\'s').insert(opened);
+      await transaction.table(ConsoleSession).acrossTenants('the tenant is the redeemed link\'s').insert(opened);
       return opened;
     });
   }

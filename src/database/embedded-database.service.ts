@@ -21,7 +21,7 @@ export class EmbeddedDatabaseService implements OnApplicationShutdown {
   async connectionUrl(): Promise<string> {
     if (this.config.databaseUrl) return this.config.databaseUrl;
     if (!this.embedded) {
-      this.embedded = await EmbeddedPostgres.start(this.config.dataDir);
+      this.embedded = await EmbeddedPostgres.start(this.config.dataDir, this.config.embeddedDatabasePort);
       const where = `${this.embedded.publicUrl} (password in ${join(this.config.dataDir, EMBEDDED_ENDPOINT_FILE)})`;
       this.logger.log(`embedded PostgreSQL (PGlite) on ${where} with data in ${this.config.dataDir}`);
     }

@@ -31,6 +31,21 @@ export class EmbeddedDatabaseInUseError extends Error {
   }
 }
 
+/** EMBEDDED_DATABASE_PORT cannot be listened on: another process has it, or it needs privileges. */
+export class EmbeddedDatabasePortError extends Error {
+  constructor(
+    readonly port: number,
+    readonly code: string,
+  ) {
+    super(
+      code === 'EADDRINUSE'
+        ? `the embedded database's port 127.0.0.1:${port} is already in use by another process (set another EMBEDDED_DATABASE_PORT, or unset it for a free one)`
+        : `the embedded database is not allowed to listen on 127.0.0.1:${port} (${code}; ports below 1024 need privileges: set EMBEDDED_DATABASE_PORT)`,
+    );
+    this.name = 'EmbeddedDatabasePortError';
+  }
+}
+
 /** The lock of a data directory, naming the process that holds it and its endpoint (EmbeddedEndpoint). */
 export const EMBEDDED_ENDPOINT_FILE = 'embedded-postgres.json';
 const MAX_CONNECTIONS = 100;
@@ -51,8 +66,8 @@ export class EmbeddedPostgres {
     readonly endpoint: EmbeddedEndpoint,
   ) {}
 
-  /** `dataDir` undefined: an in-memory database (tests). */
-  static async start(dataDir?: string): Promise<EmbeddedPostgres> {
+  /** `dataDir` undefined: an in-memory database (tests). `port` 0: a free one (EMBEDDED_DATABASE_PORT). */
+  static async start(dataDir?: string, port = 0): Promise<EmbeddedPostgres> {
     const lockPath = dataDir ? join(dataDir, EMBEDDED_ENDPOINT_FILE) : undefined;
     if (dataDir && lockPath) {
       mkdirSync(join(dataDir, 'pgdata'), { recursive: true, mode: 0o700 });
@@ -67,8 +82,7 @@ export class EmbeddedPostgres {
       const password = newPassword();
       // Its declared constructor names pglite-socket's own queue class; the server's queue has the same methods.
       const server = new EmbeddedSocketServer(db, PGLiteSocketHandler as unknown as ProtocolHandlerClass, MAX_CONNECTIONS, { password });
-      const port = await server.start('127.0.0.1');
-      const endpoint = { pid: process.pid, host: '127.0.0.1', port, password };
+      const endpoint = { pid: process.pid, host: '127.0.0.1', port: await listening(server.start('127.0.0.1', port), port), password };
       if (lockPath) writeFileSync(lockPath, JSON.stringify(endpoint));
       return new EmbeddedPostgres(db, server, lockPath, endpoint);
     } catch (error) {
@@ -102,6 +116,17 @@ export class EmbeddedPostgres {
     await this.server.stop();
     await this.db.close();
     if (this.lockPath) releaseLock(this.lockPath);
+  }
+}
+
+/** The port `started` resolves to, or the reason an operator can act on when a fixed `port` could not be had. */
+async function listening(started: Promise<number>, port: number): Promise<number> {
+  try {
+    return await started;
+  } catch (error) {
+    const { code, syscall } = error as NodeJS.ErrnoException;
+    if (syscall === 'listen' && (code === 'EADDRINUSE' || code === 'EACCES')) throw new EmbeddedDatabasePortError(port, code);
+    throw error;
   }
 }
 

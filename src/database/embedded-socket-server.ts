@@ -106,14 +106,14 @@ export class EmbeddedSocketServer {
     private readonly access: TcpAccess,
   ) {}
 
-  /** Listens on `host`, a free port; resolves to the port. */
-  async start(host: string): Promise<number> {
+  /** Listens on `host` at `port` (0: a free one); resolves to the port. */
+  async start(host: string, port = 0): Promise<number> {
     await this.db.waitReady;
     const server = createServer((socket) => void this.accept(socket));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, host, () => resolve());
+      server.listen(port, host, () => resolve());
     });
     return (server.address() as { port: number }).port;
   }

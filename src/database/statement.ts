@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 
+declare const declaredOnce: unique symbol;
+
 /**
  * A statement written by hand, with the types of its parameters (`$1`, `$2`, ...) and of the rows it returns. `DatabasePool` and
  * `TenantTransaction` run only these, never a bare string, so every statement is declared once, in a `*.sql.ts`
@@ -12,6 +14,8 @@ import { createHash } from 'node:crypto';
  * No framework imports: the benchmark's bare baseline (bench/baseline-server.mjs) runs the same `text`.
  */
 export interface Statement<Params extends readonly unknown[], Row = unknown> {
+  /** Never set: only `tenantStatement` and `globalStatement` make a statement, so an object with a `text` is none. */
+  readonly [declaredOnce]: true;
   readonly text: string;
   /** Why it is not about one tenant; absent for a tenant's statement. */
   readonly acrossTenants?: string;
@@ -30,7 +34,20 @@ export function prepared<Params extends readonly unknown[], Row>(statement: Stat
   return { ...statement, name: `agw_${createHash('sha256').update(statement.text).digest('hex').slice(0, 24)}` };
 }
 
+/**
+ * A reason, said where a query is about no one tenant: a string the compiler knows to be empty (`''`) does not
+ * compile, and `reasonGiven` refuses an empty or blank one at run time.
+ */
+export type Reason<Why extends string> = Why extends '' ? never : Why;
+
+/** `why`, if it says something; throws where it is empty or blank (the statement or query is then never made). */
+export function reasonGiven(why: string): string {
+  if (typeof why !== 'string' || why.trim() === '') throw new Error('A query about no one tenant says why: the reason is empty');
+  return why;
+}
+
 /** A statement that is not about one tenant's rows; `why` says what it is about instead. */
-export function globalStatement<Params extends readonly unknown[] = [], Row = unknown>(why: string, text: string): Statement<Params, Row> {
-  return { text, acrossTenants: why };
+export function globalStatement<Params extends readonly unknown[] = [], Row = unknown, Why extends string = string>(why: Reason<Why>, text: string): Statement<Params, Row> {
+  // eslint-disable-next-line no-restricted-syntax -- one of the two places a statement is made
+  return { text, acrossTenants: reasonGiven(why) } as Statement<Params, Row>;
 }

@@ -40,6 +40,8 @@ const declared = (text: string) => {
  * more delivery of the same webhook-id. After this many, pg-boss moves the job to ABANDONED_EXECUTION_QUEUE.
  */
 export const MAX_INTERRUPTED_RUNS = 3;
+/** What pg-boss's start says when it may not migrate its schema and finds it missing or older than itself. */
+const JOB_SCHEMA_NOT_MIGRATED = ['pg-boss is not installed', 'pg-boss database requires migrations'];
 /** How often an idle replica asks the queue for work (another replica's accepts; its own wake it at once). */
 export const POLL_MS = 1_000;
 
@@ -81,8 +83,19 @@ export class ExecutionJobs {
     this.boss.on('error', (error: unknown) => this.logger.warn({ err: error }, 'the job queue of asynchronous executions failed'));
   }
 
+  /**
+   * Starts pg-boss. Without RUN_MIGRATIONS it only checks its schema, and says a missing or older one in words
+   * ("pg-boss is not installed"), not SQLSTATEs: that is told as the schema missing (3F000), as pending migrations.
+   */
   start(): Promise<void> {
-    return (this.started ??= this.boss.start().then(() => undefined));
+    return (this.started ??= this.boss.start().then(
+      () => undefined,
+      (error: unknown) => {
+        throw JOB_SCHEMA_NOT_MIGRATED.some((text) => error instanceof Error && error.message.includes(text))
+          ? Object.assign(new Error(`the job queue's schema (${JOB_SCHEMA}) is not migrated`, { cause: error }), { code: '3F000' })
+          : error;
+      },
+    ));
   }
 
   async stop(): Promise<void> {

@@ -89,9 +89,10 @@ export function withRequestHeaders({ request, attempts }: StoredExecutionPayload
 }
 
 /** `responseMask`: which of the receiver's answer headers are stored as `[redacted]` (responseHeaderMask). */
-export function payloadOf(report: DeliveryReport, responseMask: HeaderMask): StoredExecutionPayload {
+export function payloadOf(report: Pick<DeliveryReport, 'attempts'> & { unsent?: string }, responseMask: HeaderMask): StoredExecutionPayload {
   const attempts = report.attempts.map(({ attempt, sent, outcome }) => ({ attempt, request_headers: requestHeaders(sent.headers), response: loggedResponse(outcome, responseMask) }));
-  const { body } = report.attempts[report.attempts.length - 1].sent;
+  // No attempt (the action's circuit was open): the body that would have been sent, so the call can be replayed.
+  const body = report.attempts.at(-1)?.sent.body ?? report.unsent ?? '';
   // The body is canonical JSON, ASCII throughout (json.dumps' escapes): within the limit it is kept as it is.
   const request =
     body.length <= PAYLOAD_LIMITS.requestBodyBytes && Buffer.byteLength(body) === body.length

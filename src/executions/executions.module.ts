@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { TenantTablesModule } from '../tenancy/tenant-tables';
 import { ActionsModule } from '../actions/actions.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TracingModule } from '../tracing/tracing.module';
@@ -20,7 +21,7 @@ import { ParameterValidators } from './parameter-validators';
 
 /** Running actions, now or from the job queue, and their stored log (partitions, retention, rollups), as services without routes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Execution]), ActionsModule, WebhooksModule, TracingModule, MetricsModule, RateLimitModule, TenancyModule],
+  imports: [TypeOrmModule.forFeature([Execution]), TenantTablesModule, ActionsModule, WebhooksModule, TracingModule, MetricsModule, RateLimitModule, TenancyModule],
   providers: [ExecutionsRepository, ExecutionsService, ExecutionLogService, ExecutionLogPartitions, ExecutionLogMaintenance, ParameterValidators, ExecutionReplaysRepository, BulkReplays, ExecutionJobs, AsyncExecutionWorker],
   exports: [ExecutionsService, ExecutionLogService, ExecutionLogMaintenance, BulkReplays],
 })

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { TenantTables } from '../tenancy/tenant-tables';
 import { DatabaseSettings } from '../database/database-settings';
 import { DatabasePool } from '../database/database-pool';
 import { Execution } from './execution.entity';
@@ -26,7 +26,7 @@ function execution(): Execution {
 
 describe('ExecutionsRepository: the log written through a pooler that loses prepared statements', () => {
   it('stores the batch all the same, and writes without prepared statements from then on', async () => {
-    const repository = new ExecutionsRepository(new DatabaseSettings('postgres://unused', true, 1, 1_000), {} as DatabasePool, {} as ExecutionLogPartitions, {} as DataSource);
+    const repository = new ExecutionsRepository(new DatabaseSettings('postgres://unused', true, 1, 1_000), {} as DatabasePool, {} as ExecutionLogPartitions, {} as TenantTables);
     const calls: Array<{ named: boolean }> = [];
     const lost = Object.assign(new Error('prepared statement "agw_log_insert" does not exist'), { code: '26000' });
     // The log's own connections (a server's asynchronous-commit pool), standing in for a pooler in transaction mode.

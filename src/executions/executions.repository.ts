@@ -1,7 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
-import { DataSource } from 'typeorm';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { TenantId } from '../common/tenant-id';
 import { asyncCommitPool, genericPlanPool } from '../database/async-commit-pool';
@@ -11,7 +9,8 @@ import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { PreparedStatements } from '../database/prepared-statements';
 import { globalStatement, prepared } from '../database/statement';
 import { tenantStatement, TenantStatement } from '../tenancy/tenant-statement';
-import { TenantTransaction, withTenantLock } from '../tenancy/tenant-lock';
+import { TenantTransaction } from '../tenancy/tenant-lock';
+import { TenantTables } from '../tenancy/tenant-tables';
 import { uuidV7Time } from '../common/uuid';
 import { AttemptRecord, Execution, ExecutionStatus } from './execution.entity';
 import { ExecutionPayload, StoredExecutionPayload, withRequestHeaders } from './execution-payload';
@@ -174,7 +173,7 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
     settings: DatabaseSettings,
     private readonly pool: DatabasePool,
     private readonly partitions: ExecutionLogPartitions,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tables: TenantTables,
   ) {
     this.logPool = asyncCommitPool(settings);
     this.readPool = genericPlanPool(settings);
@@ -243,7 +242,7 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
     enqueue: (transaction: TenantTransaction) => Promise<void>,
   ): Promise<boolean> {
     const attempt = () =>
-      withTenantLock(this.dataSource, tenantId, async (transaction) => {
+      this.tables.withLock(tenantId, async (transaction) => {
         const [{ count }] = await transaction.rowsOf(UNFINISHED_SQL, [tenantId]);
         if (count >= limit) return false;
         await transaction.execute(INSERT_PENDING_SQL, [tenantId, pending.id, pending.actionId, pending.actionName, pending.createdAt, pending.payload]);

@@ -19,6 +19,10 @@ import { canonicalJson } from '../webhooks/canonical-json';
 import { DeliveryAttempt, DeliveryReport } from '../webhooks/webhook.service';
 import { Tracing } from '../tracing/tracing';
 import { WebhookService } from '../webhooks/webhook.service';
+import { CircuitBreakers, CircuitView, Guarded } from '../webhooks/circuit-breakers';
+import { DeliveryOutcome } from '../webhooks/delivery-outcome';
+import { SigningKeys } from '../webhooks/hmac-keys.service';
+import { buildWebhookBody } from '../webhooks/webhook-signer';
 import { ExecutionDto } from './dto/execution.response';
 import { AttemptRecord, Execution, UNFINISHED } from './execution.entity';
 import { ExecutionJob, ExecutionJobs, MAX_INTERRUPTED_RUNS } from './execution-jobs';
@@ -54,6 +58,7 @@ export class ExecutionsService {
     private readonly log: ExecutionLogService,
     private readonly jobs: ExecutionJobs,
     private readonly tenancy: TenancyService,
+    private readonly circuits: CircuitBreakers,
   ) {
     this.responseMask = responseHeaderMask(config.executionPayloadMaskedHeaderWords);
   }
@@ -78,8 +83,7 @@ export class ExecutionsService {
     const ready = await this.prepare(tenantId, actionName, parameters, asOf, trace);
     const id = this.ids.next();
     const createdAt = this.clock.now();
-    const report = await this.webhooks.deliver(ready.action.webhookUrl, ready.action.name, parameters, replayOf ?? id, ready.keys, trace);
-    const verdict = judge(report.final);
+    const { report, verdict } = await this.deliverThroughCircuit(ready, parameters, replayOf ?? id, trace);
     const { execution, payload } = this.outcome(tenantId, ready.action, id, createdAt, replayOf ?? null, report, verdict, []);
     // An action deleted while its webhook ran: the row is stored all the same, and purged with the rest of the
     // action's history by the log's maintenance (ExecutionLogMaintenance).
@@ -160,14 +164,13 @@ export class ExecutionsService {
       return this.failUnrun(tenantId, job, before, why);
     }
     const earlier = before.attemptLog;
-    const report = await this.webhooks.deliver(ready.action.webhookUrl, ready.action.name, parameters, job.executionId, ready.keys, trace, {
+    const { report, verdict } = await this.deliverThroughCircuit(ready, parameters, job.executionId, trace, {
       // Each attempt as it ends, numbered after those of an interrupted run: the execution's page shows progress.
       onAttempt: (attempts) =>
         this.executions.recordAttempts(tenantId, job.executionId, createdAt, [...earlier, ...attempts.map((attempt) => attemptRecord({ ...attempt, attempt: attempt.attempt + earlier.length }))]).catch(
           (error: unknown) => this.logger.warn({ err: error }, 'recording an attempt of an asynchronous execution failed'),
         ),
     });
-    const verdict = judge(report.final);
     const { execution, payload } = this.outcome(tenantId, ready.action, job.executionId, createdAt, null, report, verdict, earlier);
     return this.tracing.span(trace, 'store execution', { [ATTRIBUTE.executionId]: job.executionId, [ATTRIBUTE.executionStatus]: verdict.status, [ATTRIBUTE.dbSystem]: 'postgresql' }, () =>
       this.executions.finish(tenantId, { execution, payload }),
@@ -212,6 +215,36 @@ export class ExecutionsService {
     return { action, keys };
   }
 
+  /**
+   * The call through the action's circuit (CircuitBreakers: one per action, a new webhook URL starts closed): delivered,
+   * or, while the circuit is open (or half-open, its probe under way), failed at once with no attempt, saying so
+   * and until when. A connection failure, a timeout or a 429/5xx once the retries are spent counts against the
+   * receiver; any other answer shows it is up.
+   */
+  private async deliverThroughCircuit(
+    { action, keys }: { action: ExecutableAction; keys: SigningKeys },
+    parameters: Record<string, unknown>,
+    webhookId: string,
+    trace?: TraceParent,
+    options?: { onAttempt?: (attempts: readonly DeliveryAttempt[]) => Promise<void> },
+  ): Promise<{ report: Delivered; verdict: ExecutionVerdict }> {
+    const guarded = await this.circuits.run(action.id, action.webhookUrl, async () => {
+      const report = await this.webhooks.deliver(action.webhookUrl, action.name, parameters, webhookId, keys, trace, options);
+      return { report, failed: receiverDown(report.final) };
+    });
+    if (guarded.ran) return { report: guarded.value.report, verdict: judge(guarded.value.report.final) };
+    this.metrics.executionsShortCircuited.inc();
+    // What would have been sent, so the execution can be replayed once the receiver is back.
+    const unsent = buildWebhookBody({ action_name: action.name, parameters, timestamp: this.clock.nowSeconds() }, keys);
+    return { report: { attempts: [], durationMs: 0, unsent }, verdict: { status: 'failed', httpStatus: null, result: null, error: circuitError(guarded) } };
+  }
+
+  /** The circuit of the action `actionName` as this replica sees it (the management API's `circuit`). */
+  async circuit(tenantId: TenantId, actionName: string, asOf?: AsOf): Promise<CircuitView> {
+    const action = await this.actions.findExecutable(tenantId, actionName, asOfCall(asOf));
+    return this.circuits.view(action.id, action.webhookUrl);
+  }
+
   /** The stored execution a delivery makes, after `earlier` attempts (of an interrupted run), and its payload when kept. */
   private outcome(
     tenantId: TenantId,
@@ -219,7 +252,7 @@ export class ExecutionsService {
     id: string,
     createdAt: Date,
     replayOf: string | null,
-    delivered: DeliveryReport,
+    delivered: Delivered,
     verdict: ExecutionVerdict,
     earlier: readonly AttemptRecord[],
   ): ExecutionToStore {
@@ -259,6 +292,30 @@ export class ExecutionsService {
     const parameters = new RawBody('application/json', Buffer.from(payload.request.body ?? '{}', 'utf8')).parseObject({ forwardsAsWritten: true })?.parameters;
     return this.execute(tenantId, actionName, (parameters ?? {}) as Record<string, unknown>, asOf, trace, execution.replayOf ?? execution.id);
   }
+}
+
+/** A delivery's attempts; none, and the body that would have been sent, when the circuit refused the call. */
+type Delivered = Pick<DeliveryReport, 'attempts' | 'durationMs'> & { unsent?: string };
+
+/** Whether a delivery's outcome counts against the receiver's circuit: it could not be reached, or answered 429/5xx. */
+function receiverDown(outcome: DeliveryOutcome): boolean {
+  switch (outcome.kind) {
+    case 'timed_out':
+    case 'unreachable':
+      return true;
+    case 'answered':
+      return outcome.status === 429 || outcome.status >= 500;
+    case 'body_too_large':
+      return false;
+  }
+}
+
+/** The `error` of an execution the circuit refused. */
+function circuitError(refused: Extract<Guarded<unknown>, { ran: false }>): string {
+  const until = refused.until.toISOString();
+  return refused.state === 'open'
+    ? `webhook circuit open after ${refused.consecutiveFailures} consecutive failed executions: no call is sent before ${until}`
+    : `webhook circuit half-open: a probe call is under way, no other call is sent until it ends (by ${until})`;
 }
 
 function attemptRecord({ attempt, startedAt, outcome }: DeliveryAttempt): AttemptRecord {

@@ -69,6 +69,32 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly executionsShortCircuited = new Counter({
+    name: 'executions_short_circuited_total',
+    help: 'Executions failed at once, nothing sent, because their action\'s circuit was open (or half-open, its probe under way); executions_total counts them as failed',
+    registers: [this.registry],
+  });
+
+  readonly circuitOpenings = new Counter({
+    name: 'webhook_circuit_openings_total',
+    help: 'Times an action\'s circuit opened on this replica (WEBHOOK_BREAKER_FAILURES consecutive failed executions, or a failed probe)',
+    registers: [this.registry],
+  });
+
+  /** Read at each scrape from what observeCircuits() was given. */
+  private circuitCounts?: () => Record<'closed' | 'open' | 'half_open', number>;
+
+  readonly circuits = new Gauge({
+    name: 'webhook_circuits',
+    help: 'Actions\' circuits this replica holds, by state (closed, open, half_open); at most 10000 in all',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+    collect: () => {
+      const counts = this.circuitCounts?.() ?? { closed: 0, open: 0, half_open: 0 };
+      for (const state of ['closed', 'open', 'half_open'] as const) this.circuits.set({ state }, counts[state]);
+    },
+  });
+
   /** Read at each scrape from what observeDatabasePool() was given. */
   private databasePoolStats?: () => { total: number; idle: number; waiting: number; max: number };
   /** Read at each scrape from what observeReadModelMemory() was given. */
@@ -154,6 +180,11 @@ export class Metrics {
   /** The database pool whose connections `database_pool_connections` reports. */
   observeDatabasePool(stats: () => { total: number; idle: number; waiting: number; max: number }): void {
     this.databasePoolStats = stats;
+  }
+
+  /** The circuit breakers whose circuits `webhook_circuits` counts. */
+  observeCircuits(counts: () => Record<'closed' | 'open' | 'half_open', number>): void {
+    this.circuitCounts = counts;
   }
 
   observeReadModelMemory(stats: () => { bytes: number; entries: number }): void {

@@ -38,11 +38,31 @@ export class TenantTransaction {
     return this.records<Row>(statement.text, [...parameters]);
   }
 
-  private async records<Row>(text: string, parameters: unknown[]): Promise<Row[]> {
-    // The structured result: a bare one is [rows, count] for an UPDATE or a DELETE, rows otherwise.
-    const result = (await this.manager.queryRunner!.query(text, parameters, true)) as { records: Row[] };
-    return result.records;
+  private records<Row>(text: string, parameters: unknown[]): Promise<Row[]> {
+    return recordsOf<Row>(this.manager, text, parameters);
   }
+}
+
+/** A transaction about no one tenant (TenantTables.acrossTenants): whole tables, and statements that say why. */
+export class CrossTenantTransaction {
+  constructor(private readonly manager: EntityManager) {}
+
+  /** The table of `entity`, in this transaction: `acrossTenants(why)` or `for(tenantId)` as outside one. */
+  table<T extends TenantOwned>(entity: EntityTarget<T>): TenantScopedRepository<T> {
+    return TenantScopedRepository.of(this.manager, entity);
+  }
+
+  /** The rows of a statement about no one tenant (its `acrossTenants` says why), in this transaction. */
+  async rowsOf<Params extends readonly unknown[], Row>(statement: Statement<Params, Row>, parameters: NoInfer<Params>): Promise<Row[]> {
+    if (!statement.acrossTenants) throw new Error('Only a statement that says why it is about no one tenant runs in a transaction across tenants');
+    return recordsOf<Row>(this.manager, statement.text, [...parameters]);
+  }
+}
+
+async function recordsOf<Row>(manager: EntityManager, text: string, parameters: unknown[]): Promise<Row[]> {
+  // The structured result: a bare one is [rows, count] for an UPDATE or a DELETE, rows otherwise.
+  const result = (await manager.queryRunner!.query(text, parameters, true)) as { records: Row[] };
+  return result.records;
 }
 
 /**

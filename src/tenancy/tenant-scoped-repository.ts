@@ -1,6 +1,13 @@
 import { DataSource, EntityManager, EntityTarget, Repository } from 'typeorm';
 import { TenantId } from '../common/tenant-id';
+import { Reason, reasonGiven } from '../database/statement';
 import { TenantOwned, TenantRows } from './tenant-rows';
+
+/**
+ * A whole tenant-owned table, for a query about no one tenant: TypeORM's repository without the members that run
+ * SQL of the caller's (`query`) or reach past the table (`manager`, `createQueryBuilder`, `queryRunner`).
+ */
+export type WholeTable<T extends TenantOwned> = Omit<Repository<T>, 'query' | 'manager' | 'createQueryBuilder' | 'queryRunner' | 'extend'>;
 
 /**
  * The TypeORM repository of a tenant-owned entity, as repository classes hold it: `for(tenantId)` gives that
@@ -20,8 +27,12 @@ export class TenantScopedRepository<T extends TenantOwned> {
     return new TenantRows(this.repository, tenantId);
   }
 
-  /** The whole table, for a query about no one tenant; `_why` says what it is about instead (for the reader). */
-  acrossTenants(_why: string): Repository<T> {
+  /**
+   * The whole table, for a query about no one tenant; `why` says what it is about instead (for the reader), and
+   * must say something: `''` does not compile, and an empty or blank reason throws.
+   */
+  acrossTenants<Why extends string>(why: Reason<Why>): WholeTable<T> {
+    reasonGiven(why);
     return this.repository;
   }
 }

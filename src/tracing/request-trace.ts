@@ -29,7 +29,7 @@ export type TracedLogger = { [LOGGER_TRACE]?: () => TraceParent };
  * a receiver's call).
  */
 export function traceRequests(fastify: FastifyInstance, tracing: Tracing): void {
-  const traceOf = (raw: TracedMessage): StartedSpan => (raw[STARTED] ??= tracing.startRequest(raw.headers, raw.method ?? 'GET', ''));
+  const traceOf = (raw: TracedMessage): StartedSpan => (raw[STARTED] ??= tracing.startRequest(raw.headers, raw.method ?? 'GET', '', raw.url));
   fastify.decorateRequest('trace', {
     getter(this: FastifyRequest): TraceParent {
       return traceOf(this.raw).trace;
@@ -38,7 +38,7 @@ export function traceRequests(fastify: FastifyInstance, tracing: Tracing): void 
   // Before any route is registered (app.init()), which is when Fastify takes the factory for each route.
   fastify.setChildLoggerFactory((logger, bindings, options, raw) => {
     const child = logger.child(bindings, options) as typeof logger & TracedLogger;
-    if (tracing.recording) (raw as TracedMessage)[STARTED] = tracing.startRequest(raw.headers, raw.method ?? 'GET', String(bindings.reqId));
+    if (tracing.recording) (raw as TracedMessage)[STARTED] = tracing.startRequest(raw.headers, raw.method ?? 'GET', String(bindings.reqId), raw.url);
     child[LOGGER_TRACE] = () => traceOf(raw as TracedMessage).trace;
     return child;
   });
@@ -50,8 +50,8 @@ export function traceRequests(fastify: FastifyInstance, tracing: Tracing): void 
   const finish = (request: FastifyRequest, status: number) => {
     const raw = request.raw as TracedMessage;
     const started = raw[STARTED];
-    if (!started?.span) return;
     tracing.forgetArrival(request.arrivedAt);
+    if (!started?.span) return;
     tracing.finishRequest(started, request.method, request.routeOptions.url, status);
     // Ended once, whichever comes first; the trace stays for what still runs (an execution after an abort).
     raw[STARTED] = { trace: started.trace };

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Attributes, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace, Tracer } from '@opentelemetry/api';
 import { AppConfig } from '../config/app-config';
-import { TraceExporterName } from '../config/tracing-config';
+import { TraceExporterName, TracingSettings } from '../config/tracing-config';
 import { Metrics } from '../metrics/metrics';
 import { ATTRIBUTE } from './span-attributes';
 import { parseTraceParent, startTrace, TraceParent, traceHeaders } from './trace-context';
@@ -10,6 +10,11 @@ import type { ExportObserver, RunningTracer } from './trace-exporting';
 
 /** The version the resource names (`service.version`). */
 const SERVICE_VERSION = '1.0.0';
+/**
+ * What Prometheus scrapes and load balancers probe every few seconds: untraced unless TRACE_PROBES says so (12
+ * spans a minute of `GET /metrics` alone at a 5 s scrape, telling nothing the metrics do not).
+ */
+const PROBE_PATHS = new Set(['/metrics', '/healthz', '/readyz']);
 
 /** A span begun with `Tracing.start`, and the trace its children and outgoing calls continue. */
 export interface StartedSpan {
@@ -32,6 +37,7 @@ export class Tracing implements ExportObserver, OnApplicationShutdown {
   private readonly running?: RunningTracer;
   private readonly tracer?: Tracer;
   private readonly continueIncoming: boolean;
+  private readonly traceProbes: boolean;
   /** The traces of requests in flight, by arrival (AsOf): how a read made for a request finds its span. */
   private readonly byArrival = new Map<number, TraceParent>();
   private readonly failing = new Set<TraceExporterName>();
@@ -42,6 +48,8 @@ export class Tracing implements ExportObserver, OnApplicationShutdown {
   ) {
     const settings = config.tracing;
     this.continueIncoming = settings.continueIncoming;
+    this.traceProbes = settings.traceProbes;
+    this.logger.log(tracingSummary(settings));
     if (settings.exporters.length > 0) {
       // Loaded here only: the SDK and the exporters take a few hundred milliseconds to load.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -59,12 +67,13 @@ export class Tracing implements ExportObserver, OnApplicationShutdown {
 
   /**
    * A request's trace, as it arrives: a SERVER span that continues the caller's `traceparent` (unless
-   * OTEL_PROPAGATORS says `none`), or when not recording, the caller's trace context itself, or a new one.
+   * OTEL_PROPAGATORS says `none`), or when not recording (or for a probe, PROBE_PATHS), the caller's trace
+   * context itself, or a new one.
    */
-  startRequest(headers: IncomingHttpHeaders, method: string, requestId: string): StartedSpan {
+  startRequest(headers: IncomingHttpHeaders, method: string, requestId: string, url = ''): StartedSpan {
     const incoming = this.continueIncoming ? parseTraceParent(headers.traceparent, headers.tracestate) : undefined;
     const parent = incoming ? trace.setSpanContext(ROOT_CONTEXT, incoming) : undefined;
-    if (!this.tracer) return { trace: parent ?? startTrace() };
+    if (!this.tracer || (!this.traceProbes && PROBE_PATHS.has(url.split('?', 1)[0]))) return { trace: parent ?? startTrace() };
     const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { [ATTRIBUTE.httpMethod]: method, [ATTRIBUTE.requestId]: requestId } }, parent);
     return { trace: trace.setSpan(parent ?? ROOT_CONTEXT, span), span };
   }
@@ -144,6 +153,23 @@ export class Tracing implements ExportObserver, OnApplicationShutdown {
     // Exports what is still queued (the batch processor's shutdown flushes it).
     await this.running?.shutdown().catch((error: unknown) => this.logger.warn(`flushing the last spans failed: ${(error as Error).message}`));
   }
+}
+
+/**
+ * The start-up line: whether spans are recorded, where they go (the OTLP endpoint without credentials; its
+ * headers, which may hold a key, are never shown), how they are sampled, and whether probes are traced.
+ */
+export function tracingSummary(settings: TracingSettings): string {
+  if (settings.exporters.length === 0) {
+    return 'tracing off: no exporter configured (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER); receivers still get a traceparent';
+  }
+  const where = settings.exporters.map((name) => (name === 'otlp' ? `OTLP ${settings.otlp.protocol} to ${withoutCredentials(settings.otlp.url)}` : 'the console (stdout)'));
+  const probes = settings.traceProbes ? 'traced (TRACE_PROBES)' : 'not traced';
+  return `tracing on: spans to ${where.join(' and ')}, sampler ${samplerText(settings.sampler)}; /metrics, /healthz, /readyz ${probes}`;
+}
+
+function samplerText({ name, ratio }: TracingSettings['sampler']): string {
+  return name.endsWith('traceidratio') ? `${name} ${ratio}` : name;
 }
 
 /** Marks `span` failed with the kind of `error` (never its message). */

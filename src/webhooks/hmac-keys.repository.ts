@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull, LessThan } from 'typeorm';
+import { IsNull, LessThan } from 'typeorm';
 import { Positioned, TimePosition } from '../common/paged-list';
 import { TenantId } from '../common/tenant-id';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { DatabasePool } from '../database/database-pool';
 import { ReadModel } from '../database/read-model';
 import { ReadModelQuery } from '../database/read-through-cache';
-import { withTenantLock } from '../tenancy/tenant-lock';
 import { TenantScopedRepository } from '../tenancy/tenant-scoped-repository';
+import { TenantTables } from '../tenancy/tenant-tables';
 import { HmacKey } from './hmac-key.entity';
 import { ACTIVE_KEYS_SQL, KEYS_FIRST_PAGE_SQL, KEYS_PAGE_AFTER_SQL, ListedHmacKeyRow, TRIM_REVOKED_KEYS_SQL } from './hmac-keys.sql';
 
@@ -29,11 +28,11 @@ export class HmacKeysRepository {
   private readonly keys: TenantScopedRepository<HmacKey>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tables: TenantTables,
     private readonly pool: DatabasePool,
     private readonly readModel: ReadModel,
   ) {
-    this.keys = TenantScopedRepository.of(dataSource, HmacKey);
+    this.keys = tables.of(HmacKey);
   }
 
   /** The tenant's active keys, newest first, read as the read model reads them (ACTIVE_KEYS), now. */
@@ -50,7 +49,7 @@ export class HmacKeysRepository {
     params: [DummyValue.TENANT_ID, { id: DummyValue.UUID, tenantId: DummyValue.TENANT_ID, keyCiphertext: DummyValue.STRING, createdAt: DummyValue.DATE, revokedAt: null }, { active: 10, revoked: DummyValue.LIMIT }],
   })
   insertWithinLimit(tenantId: TenantId, key: HmacKey, limits: { active: number; revoked: number }): Promise<boolean> {
-    return withTenantLock(this.dataSource, tenantId, async (transaction) => {
+    return this.tables.withLock(tenantId, async (transaction) => {
       const keys = transaction.rows(HmacKey);
       if ((await keys.countBy({ revokedAt: IsNull() })) >= limits.active) return false;
       await keys.insert(key);

@@ -80,7 +80,7 @@ export class WebhookService {
         attempts.push({ attempt, startedAt, outcome, sent: { body, headers: sent } });
         const delay = retryDelay(outcome, attempt, this.config.webhook.maxRetries, budget - (performance.now() - started));
         if (delay === undefined) {
-          delivery.span?.setAttributes({ [ATTRIBUTE.attempts]: attempt, [ATTRIBUTE.webhookOutcome]: outcome.kind });
+          if (delivery.span) endDelivery(delivery.span, attempt, outcome);
           return { attempts, final: outcome, durationMs: Math.round(performance.now() - started) };
         }
         await options.onAttempt?.(attempts);
@@ -151,6 +151,20 @@ function endAttempt(span: Span, outcome: DeliveryOutcome): void {
   const error = outcome.kind === 'answered' || outcome.kind === 'body_too_large' ? (outcome.status >= 400 ? String(outcome.status) : outcome.kind === 'body_too_large' ? 'body_too_large' : undefined) : outcome.kind;
   if (error) span.setAttribute(ATTRIBUTE.errorType, error).setStatus({ code: SpanStatusCode.ERROR });
   span.end();
+}
+
+/**
+ * The "deliver webhook" span's attempts and outcome; an error span when the delivery failed: its last attempt
+ * timed out, reached nobody, or was answered with anything but a 2xx (or too long a body), as the execution then
+ * fails. A 2xx carrying the receiver's own `error` was delivered: that is the action's failure, not the call's.
+ * (Tracing.span ends the span.)
+ */
+function endDelivery(span: Span, attempts: number, final: DeliveryOutcome): void {
+  span.setAttributes({ [ATTRIBUTE.attempts]: attempts, [ATTRIBUTE.webhookOutcome]: final.kind });
+  const delivered = final.kind === 'answered' && final.status >= 200 && final.status < 300;
+  if (delivered) return;
+  const error = final.kind === 'answered' ? String(final.status) : final.kind;
+  span.setAttribute(ATTRIBUTE.errorType, error).setStatus({ code: SpanStatusCode.ERROR });
 }
 
 function registrationProblem(outcome: DeliveryOutcome): string | undefined {

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { TenantTablesModule } from '../tenancy/tenant-tables';
 import { MetricsModule } from '../metrics/metrics.module';
 import { TracingModule } from '../tracing/tracing.module';
+import { CircuitBreakers } from './circuit-breakers';
 import { DestinationGuard } from './destination-guard';
 import { DnsResolver, SystemDnsResolver } from './dns-resolver';
 import { HmacKey } from './hmac-key.entity';
@@ -12,8 +14,9 @@ import { WebhookClient } from './webhook-client';
 import { WebhookService } from './webhook.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([HmacKey]), MetricsModule, TracingModule],
+  imports: [TypeOrmModule.forFeature([HmacKey]), TenantTablesModule, MetricsModule, TracingModule],
   providers: [
+    CircuitBreakers,
     { provide: DnsResolver, useClass: SystemDnsResolver },
     DestinationGuard,
     KeyCipher,
@@ -22,6 +25,6 @@ import { WebhookService } from './webhook.service';
     WebhookClient,
     WebhookService,
   ],
-  exports: [HmacKeysService, WebhookService, DestinationGuard],
+  exports: [CircuitBreakers, HmacKeysService, WebhookService, DestinationGuard],
 })
 export class WebhooksModule {}

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Code, Group, Input, Loader, Paper, SegmentedControl, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Code, Group, Input, Loader, Paper, SegmentedControl, Select, Stack, Table, Text, TextInput, useMatches, VisuallyHidden } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import '@mantine/dates/styles.css';
 import { IconChevronDown, IconChevronRight, IconHistory, IconRefresh, IconSearch } from '@tabler/icons-react';
@@ -280,6 +280,7 @@ function FilterBar({ filters, onChange, tenantWide }: { filters: Filters; onChan
     { value: dayjs().subtract(1, 'day').format(PICKER_FORMAT), label: 'A day ago' },
     { value: dayjs().subtract(7, 'day').format(PICKER_FORMAT), label: 'A week ago' },
   ];
+  const statusesStacked = useMatches({ base: true, sm: false });
   return (
     <Paper withBorder radius="md" p="sm">
       <Group align="flex-end" gap="md" data-testid="log-filters">
@@ -289,6 +290,8 @@ function FilterBar({ filters, onChange, tenantWide }: { filters: Filters; onChan
           </Input.Label>
           <SegmentedControl
             aria-labelledby="status-filter-label"
+            // Five statuses side by side are wider than a phone: there they stand one above the other.
+            orientation={statusesStacked ? 'vertical' : 'horizontal'}
             value={filters.status}
             onChange={(value) => onChange({ status: value as Status })}
             data={[
