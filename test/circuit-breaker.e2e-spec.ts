@@ -27,7 +27,7 @@ describe('circuit breaker per action', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { WEBHOOK_MAX_RETRIES: '0', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_BREAKER_COOLDOWN_MS: String(COOLDOWN_MS) } });
+    testApp = await startTestApp({ env: { WEBHOOK_BREAKER_FAILURES: '5', WEBHOOK_MAX_RETRIES: '0', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_BREAKER_COOLDOWN_MS: String(COOLDOWN_MS) } });
     receiver = await Receiver.start();
     dataSource = testApp.app.get(DataSource);
   });

@@ -35,6 +35,9 @@ export async function testConfig(env: Record<string, string> = {}): Promise<AppC
     TOKEN_EXCHANGE_RATE_LIMIT_PER_MINUTE: '1000000',
     // Likewise the operators' management calls: tests make tenants as fast as they can.
     OPERATOR_RATE_LIMIT_PER_MINUTE: '1000000',
+    // And the circuit breaker: tests fail receivers on purpose, five times and more, then expect the next call to go
+    // out. test/circuit-breaker.e2e-spec.ts and the console's tests turn it on.
+    WEBHOOK_BREAKER_FAILURES: '0',
     ...env,
   });
 }
