@@ -134,7 +134,7 @@ const wanted = (scenario) => CONFIG.scenarios.includes(scenario);
 async function prepare(side, secrets, receiverUrl) {
   side.dataDir = mkdtempSync(join(tmpdir(), 'agw-compare-data-'));
   side.env = { OTEL_SDK_DISABLED: 'true', ...(side.databaseUrl ? { DATABASE_URL: side.databaseUrl } : {}) };
-  const server = await startService({ port: await freePort(), dataDir: side.dataDir, secrets, nodeArgs: [], env: side.env, root: side.root });
+  const server = await startService({ port: await freePort(), dataDir: side.dataDir, secrets, nodeArgs: [], env: side.env, dist: join(side.root, 'dist') });
   try {
     side.session = await bootstrap(server.url, secrets.ADMIN_API_KEY, receiverUrl);
   } catch (error) {
@@ -155,7 +155,7 @@ async function reads(server, session) {
 }
 
 async function measureSide(side, secrets) {
-  const server = await startService({ port: await freePort(), dataDir: side.dataDir, secrets, nodeArgs: CONFIG.nodeArgs, env: side.env, root: side.root });
+  const server = await startService({ port: await freePort(), dataDir: side.dataDir, secrets, nodeArgs: CONFIG.nodeArgs, env: side.env, dist: join(side.root, 'dist') });
   try {
     const results = await reads(server, side.session);
     const token = side.session.jwt;
@@ -184,7 +184,7 @@ async function measureFloor(side, secrets) {
 async function measureAllocations(side, secrets) {
   const file = join(side.dataDir, 'allocation-probe.json');
   const probe = allocationProbe(file);
-  const server = await startService({ port: await freePort(), dataDir: side.dataDir, secrets, nodeArgs: probe.nodeArgs, env: { ...side.env, ...probe.env }, root: side.root });
+  const server = await startService({ port: await freePort(), dataDir: side.dataDir, secrets, nodeArgs: probe.nodeArgs, env: { ...side.env, ...probe.env }, dist: join(side.root, 'dist') });
   try {
     return await allocationsPerRequest(server, side.session, file, { requests: 1_000, warmup: 2_000, scenarios: CONFIG.scenarios });
   } finally {
