@@ -994,7 +994,7 @@ describe('Gateway Management console (in a browser)', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke token' }).click();
     await hasText(last, 'revoked');
     await hasCount(page.getByTestId('api-token-row'), 120);
-  });
+  }, 180_000); // some 250 requests to set up: more than a minute on a busy machine
 
   it('signs the operator out: the cookie is cleared and the session ended on the service', async () => {
     const [cookie] = await operator.cookies();

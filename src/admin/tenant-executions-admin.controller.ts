@@ -20,6 +20,7 @@ import { parseExecutionListQuery, QueryValue } from '../executions/execution-que
 import { ExecutionsService } from '../executions/executions.service';
 import { BulkReplays } from '../executions/bulk-replays';
 import { accepted, ApiRespondAsync } from '../executions/respond-async';
+import { ApiIdempotencyKey, idempotencyKeyOf, INVALID_KEY_EXAMPLE, KEY_IN_USE_EXAMPLE, markReplayed, REPLAYED_RESPONSE_HEADER } from '../executions/idempotency';
 import { BulkReplayRequest, BulkReplayResponse } from '../executions/dto/bulk-replay';
 import { TenantBudgeted } from '../rate-limit/managed-tenant-throttler.guard';
 import { ActiveTenantOnly, ExistingTenant, ExistingTenantGuard } from '../tenancy/existing-tenant.guard';
@@ -59,23 +60,26 @@ export class TenantExecutionsAdminController {
     operationId: 'executeTenantAction',
   })
   @ApiBody({ type: ExecuteActionRequest, required: false, description: 'May be left out: no body runs the action with parameters {}' })
-  @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
+  @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went', headers: REPLAYED_RESPONSE_HEADER })
+  @ApiIdempotencyKey()
   @ApiRespondAsync('`Location` is `/api/v1/admin/tenants/{tenant_id}/executions/{execution_id}`.')
-  @ApiErrors(invalid('parameters: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }), conflict('no active HMAC key for this tenant', TENANT_DISABLED), 413)
+  @ApiErrors(
+    invalid('parameters: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }, INVALID_KEY_EXAMPLE),
+    conflict('no active HMAC key for this tenant', KEY_IN_USE_EXAMPLE, TENANT_DISABLED), 413)
   async execute(
     @ExistingTenant() tenantId: TenantId,
     @Param('action_name') name: string,
     @Body() body: ExecuteActionRequest,
     @RequestTrace() trace: TraceParent,
     @Headers('prefer') prefer: string | undefined,
+    @Headers('idempotency-key') key: string | string[] | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ExecutionResponse> {
-    if (prefersRespondAsync(prefer)) {
-      const execution = await this.executions.accept(tenantId, name, body.parameters ?? {}, undefined, trace);
-      accepted(reply, `/${ADMIN_PREFIX}/tenants/${tenantId}/executions/${execution.id}`);
-      return { execution };
-    }
-    return { execution: await this.executions.execute(tenantId, name, body.parameters ?? {}, undefined, trace) };
+    const idempotencyKey = idempotencyKeyOf(key);
+    const answer = await this.executions.run(tenantId, name, body.parameters ?? {}, { respondAsync: prefersRespondAsync(prefer), idempotencyKey }, undefined, trace);
+    if (answer.accepted) accepted(reply, `/${ADMIN_PREFIX}/tenants/${tenantId}/executions/${answer.execution.id}`);
+    markReplayed(reply, answer.replayed);
+    return { execution: answer.execution };
   }
 
   @Get('executions')

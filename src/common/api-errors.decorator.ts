@@ -12,6 +12,7 @@ export const ERROR_EXAMPLES: Record<number, { description: string; example: Erro
   410: { description: 'Gone', example: { error: 'execution cannot be replayed: its payload has expired (payloads are kept 7 days)' } },
   413: { description: 'Body over 1 MB', example: { error: 'Payload too large' } },
   415: { description: 'Content-Type is not application/json', example: { error: 'Unsupported media type', details: 'Content-Type: must be application/json' } },
+  422: { description: 'The Idempotency-Key was first used with another request', example: { error: "idempotency key 'order-42' was first used with other parameters or another action: a key stands for one request" } },
   429: { description: 'Rate limit exceeded (see Retry-After)', example: { error: 'Rate limit exceeded' } },
   503: { description: 'The database is unreachable, or its migrations are pending', example: { error: 'Service unavailable' } },
 };

@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'gone'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'unprocessable'
   | 'rate_limited'
   | 'unavailable';
 

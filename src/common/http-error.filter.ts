@@ -25,6 +25,7 @@ const STATUS: Record<ErrorKind, number> = {
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
 };

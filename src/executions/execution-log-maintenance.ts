@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { DatabaseSettings } from '../database/database-settings';
 import { isSchemaMissing } from '../database/database-errors';
 import { ExecutionsRepository, TENANT_TOTAL } from './executions.repository';
+import { IDEMPOTENCY_KEY_RETENTION_MS } from './idempotency';
 import { ExecutionLogPartitions, LogTable, MAINTENANCE_LOCK, Sql } from './log-partitions';
 
 const DAY_MS = 86_400_000;
@@ -24,12 +25,14 @@ export interface MaintenanceReport {
   created: number;
   dropped: string[];
   purgedExecutions: number;
+  expiredKeys: number;
 }
 
 /**
  * The delivery log's upkeep, run by one replica at a time (a session advisory lock; a replica that finds it held
  * skips the run): creating partitions ahead, dropping those past retention (EXECUTION_RETENTION_DAYS for the log
- * and the daily rollups, EXECUTION_PAYLOAD_RETENTION_DAYS for payloads, three days for the hourly rollups), and
+ * and the daily rollups, EXECUTION_PAYLOAD_RETENTION_DAYS for payloads, three days for the hourly rollups, 24 hours
+ * for idempotency keys), and
  * purging the history of deleted actions in batches. It runs on a connection of its own, outside any request:
  * nothing a request waits for is deleted or locked for longer than a catalog change (docs/operations.md).
  */
@@ -80,7 +83,7 @@ export class ExecutionLogMaintenance implements OnApplicationBootstrap, OnApplic
     // replica's, at most a second behind, are purged by a later run: an entry stays until it is settled).
     await this.executions.flushRollups().catch((error: unknown) => this.logger.warn({ err: error }, 'writing the rollups before the maintenance failed'));
     return this.partitions.withConnection(async (sql) => {
-      const report: MaintenanceReport = { ran: false, created: 0, dropped: [], purgedExecutions: 0 };
+      const report: MaintenanceReport = { ran: false, created: 0, dropped: [], purgedExecutions: 0, expiredKeys: 0 };
       const [{ locked }] = await sql<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${MAINTENANCE_LOCK}) AS locked`);
       if (!locked) return report;
       try {
@@ -113,10 +116,31 @@ export class ExecutionLogMaintenance implements OnApplicationBootstrap, OnApplic
       report.dropped.push(...(await this.partitions.dropBefore(sql, table, cutoff, !this.settings.embedded)));
     }
     if (report.dropped.length > 0) this.logger.log({ dropped: report.dropped }, 'dropped delivery log partitions past retention');
+    report.expiredKeys = await this.deleteExpiredKeys(sql, new Date(now.getTime() - IDEMPOTENCY_KEY_RETENTION_MS));
     await sql(
       `INSERT INTO execution_log_maintenance (last_run_at) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET last_run_at = EXCLUDED.last_run_at`,
       [now],
     );
+  }
+
+  /**
+   * Deletes the idempotency keys stored before `cutoff`, oldest first, in batches (the index on `created_at`), each a
+   * short statement of its own; what one run leaves (more than PURGE_BATCHES_PER_RUN batches) the next deletes.
+   */
+  private async deleteExpiredKeys(sql: Sql, cutoff: Date): Promise<number> {
+    let deleted = 0;
+    for (let batch = 0; batch < PURGE_BATCHES_PER_RUN; batch++) {
+      const [{ count }] = await sql<{ count: number }>(
+        `WITH gone AS (DELETE FROM idempotency_keys WHERE (tenant_id, idempotency_key) IN (
+           SELECT tenant_id, idempotency_key FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT ${PURGE_BATCH}) RETURNING 1)
+         SELECT count(*)::int AS count FROM gone`,
+        [cutoff],
+      );
+      deleted += count;
+      if (count < PURGE_BATCH) break;
+    }
+    if (deleted > 0) this.logger.log({ deleted }, 'deleted expired idempotency keys');
+    return deleted;
   }
 
   /**

@@ -24,6 +24,7 @@ import { ApiExecutionListQuery } from './execution-list.openapi';
 import { ExecutionsService } from './executions.service';
 import { BulkReplays } from './bulk-replays';
 import { accepted, ApiRespondAsync } from './respond-async';
+import { ApiIdempotencyKey, idempotencyKeyOf, INVALID_KEY_EXAMPLE, KEY_IN_USE_EXAMPLE, markReplayed, REPLAYED_RESPONSE_HEADER } from './idempotency';
 import { BulkReplayRequest, BulkReplayResponse } from './dto/bulk-replay';
 
 @ApiTags('executions')
@@ -51,9 +52,12 @@ export class ExecutionsController {
       'failures and 429/5xx within the 30-second budget) and the outcome is stored and returned.',
   })
   @ApiBody({ type: ExecuteActionRequest, required: false, description: 'May be left out: no body runs the action with parameters {}' })
-  @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went' })
+  @ApiOkResponse({ type: ExecutionResponse, description: 'Whatever the receiver did; the execution says how it went', headers: REPLAYED_RESPONSE_HEADER })
+  @ApiIdempotencyKey()
   @ApiRespondAsync('`Location` is `/api/v1/gateway/executions/{execution_id}`.')
-  @ApiErrors(invalid('parameters: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }), conflict('no active HMAC key for this tenant'), 413)
+  @ApiErrors(
+    invalid('parameters: must be a JSON object', { error: 'Invalid parameters', details: "parameters: must have required property 'city'" }, INVALID_KEY_EXAMPLE),
+    conflict('no active HMAC key for this tenant', KEY_IN_USE_EXAMPLE), 413)
   async execute(
     @CurrentTenant() tenantId: TenantId,
     @ArrivedAt() arrivedAt: AsOf,
@@ -61,14 +65,14 @@ export class ExecutionsController {
     @Body() body: ExecuteActionRequest,
     @RequestTrace() trace: TraceParent,
     @Headers('prefer') prefer: string | undefined,
+    @Headers('idempotency-key') key: string | string[] | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ExecutionResponse> {
-    if (prefersRespondAsync(prefer)) {
-      const execution = await this.executions.accept(tenantId, name, body.parameters ?? {}, arrivedAt, trace);
-      accepted(reply, `/${GATEWAY_PREFIX}/executions/${execution.id}`);
-      return { execution };
-    }
-    return { execution: await this.executions.execute(tenantId, name, body.parameters ?? {}, arrivedAt, trace) };
+    const idempotencyKey = idempotencyKeyOf(key);
+    const answer = await this.executions.run(tenantId, name, body.parameters ?? {}, { respondAsync: prefersRespondAsync(prefer), idempotencyKey }, arrivedAt, trace);
+    if (answer.accepted) accepted(reply, `/${GATEWAY_PREFIX}/executions/${answer.execution.id}`);
+    markReplayed(reply, answer.replayed);
+    return { execution: answer.execution };
   }
 
   @Get('executions')

@@ -48,3 +48,20 @@ export class TooManyUnfinishedExecutionsError extends DomainError {
     this.headers['Retry-After'] = String(retryAfterSeconds);
   }
 }
+
+/** A key sent again with another request (other parameters, or another action): nothing is sent. */
+export class IdempotencyKeyReusedError extends DomainError {
+  readonly kind = 'unprocessable';
+  constructor(key: string) {
+    super(`idempotency key '${key}' was first used with other parameters or another action: a key stands for one request`);
+  }
+}
+
+/** A key whose first request is still running (no execution stored yet): the caller tries again shortly. */
+export class IdempotencyKeyInUseError extends DomainError {
+  readonly kind = 'conflict';
+  constructor(key: string, retryAfterSeconds: number) {
+    super(`idempotency key '${key}' is in use by a request still running: try again in ${retryAfterSeconds} s for its execution`);
+    this.headers['Retry-After'] = String(retryAfterSeconds);
+  }
+}

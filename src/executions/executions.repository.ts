@@ -86,6 +86,8 @@ const FIND_NEAR_SQL = tenantStatement<[id: string, keptSince: Date, from: Date, 
 const FIND_NEAR_OF_ACTION_SQL = tenantStatement<[id: string, keptSince: Date, from: Date, to: Date, actionId: string], ExecutionRow>(
   `${SELECT_EXECUTION} WHERE tenant_id = $1 AND id = $2 AND created_at >= $3 AND created_at >= $4 AND created_at < $5 AND action_id = $6`,
 );
+/** An execution by its exact position (one partition): the execution an idempotency key stands for. */
+const FIND_AT_SQL = tenantStatement<[id: string, createdAt: Date], ExecutionRow>(`${SELECT_EXECUTION} WHERE tenant_id = $1 AND id = $2 AND created_at = $3`);
 /** How far from its id's time an execution's `created_at` is looked for first. */
 const ID_TIME_WINDOW_MS = 60_000;
 const PAYLOAD_SQL = tenantStatement<[id: string, createdAt: Date], StoredExecutionPayload>(
@@ -407,6 +409,13 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
     const rows =
       actionId === undefined ? await this.pool.query(FIND_SQL, [tenantId, id, keptSince]) : await this.pool.query(FIND_OF_ACTION_SQL, [tenantId, id, keptSince, actionId]);
     return rows.length === 0 ? undefined : toExecution(rows[0]);
+  }
+
+  /** The tenant's execution `id` stored at `createdAt`, if it is stored (yet, or still). */
+  @GenerateSql({ params: [DummyValue.TENANT_ID, DummyValue.UUID, DummyValue.DATE] })
+  async findAt(tenantId: TenantId, id: string, createdAt: Date): Promise<Execution | undefined> {
+    const [row] = await this.pool.query(FIND_AT_SQL, [tenantId, id, createdAt]);
+    return row && toExecution(row);
   }
 
   /** The payload of the tenant's execution stored at `createdAt` (one partition), if still kept since `keptSince`. */

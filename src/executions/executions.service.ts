@@ -29,12 +29,43 @@ import { ExecutionJob, ExecutionJobs, MAX_INTERRUPTED_RUNS } from './execution-j
 import { ExecutionLogService, mapExecution } from './execution-log.service';
 import { ExecutionVerdict, judge, loggedText } from './execution-outcome';
 import { HeaderMask, payloadOf, responseHeaderMask } from './execution-payload';
-import { InvalidParametersError, NoActiveHmacKeyError, PayloadExpiredError, PayloadNotLoggedError, TooManyUnfinishedExecutionsError } from './executions.errors';
+import {
+  IdempotencyKeyInUseError,
+  IdempotencyKeyReusedError,
+  InvalidParametersError,
+  NoActiveHmacKeyError,
+  PayloadExpiredError,
+  PayloadNotLoggedError,
+  TooManyUnfinishedExecutionsError,
+} from './executions.errors';
+import { IdempotencyKeysRepository, KeyedExecution } from './idempotency-keys.repository';
+import { IDEMPOTENCY_KEY_RETENTION_MS, requestFingerprint } from './idempotency';
 import { ExecutionsRepository, ExecutionToStore } from './executions.repository';
 import { ParameterValidators } from './parameter-validators';
 
 /** The inexact numbers an error names: enough to find them, not a second copy of a 1 MB body. */
 const MAX_REPORTED_NUMBERS = 10;
+
+/** How long a retry of a key whose first request is still running is asked to wait (Retry-After). */
+const RETRY_KEY_IN_USE_SECONDS = 1;
+/**
+ * How long past the webhook budget (WEBHOOK_TIMEOUT_MS) a key's first request holds it before storing its execution:
+ * the checks, the claim and the store, with room to spare. Only a request whose replica stopped mid-call waits it out.
+ */
+const KEY_LEASE_MARGIN_MS = 30_000;
+
+/** An execute request's answer: the execution, whether it was accepted to run in the background (202), and whether it is a key's stored execution given again. */
+export interface ExecuteAnswer {
+  execution: ExecutionDto;
+  accepted: boolean;
+  replayed: boolean;
+}
+
+/** What the checks of an execution found: the action as it is now, and the tenant's signing keys. */
+interface Prepared {
+  action: ExecutableAction;
+  keys: SigningKeys;
+}
 
 /** How long a tenant at its limit of unfinished asynchronous executions is asked to wait (Retry-After). */
 const RETRY_UNFINISHED_SECONDS = 5;
@@ -59,8 +90,59 @@ export class ExecutionsService {
     private readonly jobs: ExecutionJobs,
     private readonly tenancy: TenancyService,
     private readonly circuits: CircuitBreakers,
+    private readonly keys: IdempotencyKeysRepository,
   ) {
     this.responseMask = responseHeaderMask(config.executionPayloadMaskedHeaderWords);
+  }
+
+  /**
+   * An execute request: now (`execute`) or accepted to run in the background (`respondAsync`: `accept`), and, with
+   * an idempotency key, at most once per key (docs/decisions.md, "Idempotency keys"). After the same checks as
+   * without it (a request refused by them holds no key), the key is claimed in the database (one INSERT ... ON
+   * CONFLICT) under the new execution's id before anything is sent. A key already held answers its execution as
+   * stored (`replayed`, and `accepted` as its first request was), or 422 when it came with another action or other
+   * parameters, or 409 while its first request has stored nothing yet. A first request that stopped before storing
+   * its execution (its replica died) holds the key for KEY_LEASE_MARGIN_MS past the webhook budget; a retry after
+   * that makes the call, under the same execution id, so the receiver sees the same webhook-id.
+   */
+  async run(
+    tenantId: TenantId,
+    actionName: string,
+    parameters: Record<string, unknown>,
+    { respondAsync, idempotencyKey: key }: { respondAsync: boolean; idempotencyKey?: string },
+    asOf?: AsOf,
+    trace?: TraceParent,
+  ): Promise<ExecuteAnswer> {
+    if (key === undefined) {
+      const execution = respondAsync ? await this.accept(tenantId, actionName, parameters, asOf, trace) : await this.execute(tenantId, actionName, parameters, asOf, trace);
+      return { execution, accepted: respondAsync, replayed: false };
+    }
+    const ready = await this.prepare(tenantId, actionName, parameters, asOf, trace);
+    const now = this.clock.now();
+    const fingerprint = requestFingerprint(ready.action.name, parameters);
+    const leasedUntil = new Date(now.getTime() + this.config.webhook.timeoutMs + KEY_LEASE_MARGIN_MS);
+    let ours: KeyedExecution | undefined = { executionId: this.ids.next(), executionCreatedAt: now, respondAsync };
+    const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_KEY_RETENTION_MS);
+    if (!(await this.keys.claim(tenantId, key, { ...ours, fingerprint, now, leasedUntil, expiredBefore }))) {
+      const held = await this.keys.find(tenantId, key);
+      // Deleted by the maintenance between the two statements: as good as in use, for a moment.
+      if (!held) throw new IdempotencyKeyInUseError(key, RETRY_KEY_IN_USE_SECONDS);
+      if (!held.fingerprint.equals(fingerprint)) throw new IdempotencyKeyReusedError(key);
+      const stored = await this.executions.findAt(tenantId, held.executionId, held.executionCreatedAt);
+      if (stored) return { execution: mapExecution(stored), accepted: held.respondAsync, replayed: true };
+      ours = held.leasedUntil <= now && (await this.keys.takeOver(tenantId, key, now, respondAsync, leasedUntil)) ? { ...held, respondAsync } : undefined;
+      if (!ours) throw new IdempotencyKeyInUseError(key, RETRY_KEY_IN_USE_SECONDS);
+    }
+    if (!respondAsync) {
+      return { execution: await this.deliver(tenantId, ready, parameters, ours.executionId, ours.executionCreatedAt, trace), accepted: false, replayed: false };
+    }
+    try {
+      return { execution: await this.enqueue(tenantId, ready.action, parameters, ours.executionId, ours.executionCreatedAt, trace), accepted: true, replayed: false };
+    } catch (error) {
+      // Refused (the tenant's unfinished executions at their bound): nothing stored, so the key is free again.
+      if (error instanceof TooManyUnfinishedExecutionsError) await this.keys.release(tenantId, key, ours.executionId);
+      throw error;
+    }
   }
 
   /**
@@ -81,8 +163,19 @@ export class ExecutionsService {
     replayOf?: string,
   ): Promise<ExecutionDto & { replay_of?: string }> {
     const ready = await this.prepare(tenantId, actionName, parameters, asOf, trace);
-    const id = this.ids.next();
-    const createdAt = this.clock.now();
+    return this.deliver(tenantId, ready, parameters, this.ids.next(), this.clock.now(), trace, replayOf);
+  }
+
+  /** The call `execute` makes once the checks passed, as execution `id` made at `createdAt`, and its stored outcome. */
+  private async deliver(
+    tenantId: TenantId,
+    ready: Prepared,
+    parameters: Record<string, unknown>,
+    id: string,
+    createdAt: Date,
+    trace?: TraceParent,
+    replayOf?: string,
+  ): Promise<ExecutionDto & { replay_of?: string }> {
     const { report, verdict } = await this.deliverThroughCircuit(ready, parameters, replayOf ?? id, trace);
     const { execution, payload } = this.outcome(tenantId, ready.action, id, createdAt, replayOf ?? null, report, verdict, []);
     // An action deleted while its webhook ran: the row is stored all the same, and purged with the rest of the
@@ -102,8 +195,13 @@ export class ExecutionsService {
    */
   async accept(tenantId: TenantId, actionName: string, parameters: Record<string, unknown> = {}, asOf?: AsOf, trace?: TraceParent): Promise<ExecutionDto> {
     const { action } = await this.prepare(tenantId, actionName, parameters, asOf, trace);
+    return this.enqueue(tenantId, action, parameters, this.ids.next(), this.clock.now(), trace);
+  }
+
+  /** What `accept` does once the checks passed: execution `id`, made at `createdAt`, stored pending with its job. */
+  private async enqueue(tenantId: TenantId, action: ExecutableAction, parameters: Record<string, unknown>, id: string, createdAt: Date, trace?: TraceParent): Promise<ExecutionDto> {
     const pending = Object.assign(new Execution(), {
-      id: this.ids.next(),
+      id,
       tenantId,
       actionId: action.id,
       actionName: action.name,
@@ -114,7 +212,7 @@ export class ExecutionsService {
       durationMs: 0,
       attempts: 0,
       attemptLog: [],
-      createdAt: this.clock.now(),
+      createdAt,
       replayOf: null,
       payload: action.payloadLogging ? 'kept' : 'off',
     } satisfies Partial<Execution>);
@@ -155,7 +253,7 @@ export class ExecutionsService {
     const parameters = new RawBody('application/json', Buffer.from(job.parameters, 'utf8')).parseObject({ forwardsAsWritten: true }) ?? {};
     // Disabled meanwhile: nothing goes out on its behalf (as its bearer and the management API's runs are refused).
     if (!(await this.tenancy.isActive(tenantId))) return this.failUnrun(tenantId, job, before, 'the tenant was disabled before the execution ran');
-    let ready: Awaited<ReturnType<ExecutionsService['prepare']>>;
+    let ready: Prepared;
     try {
       ready = await this.prepare(tenantId, job.actionName, parameters, undefined, trace);
     } catch (error) {
@@ -201,7 +299,7 @@ export class ExecutionsService {
    * not be forwarded as written and the schema (400 Invalid parameters), an active HMAC key (409). Read as of
    * `asOf` (see AsOf; by default, the call); the check is a span under `trace`.
    */
-  private async prepare(tenantId: TenantId, actionName: string, parameters: Record<string, unknown>, asOf?: AsOf, trace?: TraceParent) {
+  private async prepare(tenantId: TenantId, actionName: string, parameters: Record<string, unknown>, asOf?: AsOf, trace?: TraceParent): Promise<Prepared> {
     const freshAsOf = asOfCall(asOf);
     const action = await this.actions.findExecutable(tenantId, actionName, freshAsOf);
     // A number the signed call would carry changed is refused before the schema is even consulted.

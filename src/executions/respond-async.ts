@@ -3,6 +3,7 @@ import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { ExecutionResponse } from './dto/execution.response';
+import { REPLAYED_RESPONSE_HEADER } from './idempotency';
 
 /** The 429 an accept gives a tenant at ASYNC_EXECUTIONS_PER_TENANT (besides the hourly budget's). */
 export const UNFINISHED_LIMIT_EXAMPLE = 'too many unfinished asynchronous executions: a tenant may have at most 100 pending or running';
@@ -27,6 +28,7 @@ export const ApiRespondAsync = (detail: string) =>
       headers: {
         Location: { description: 'Where the execution is read (its status, attempts so far, and its outcome once finished)', schema: { type: 'string' } },
         'Preference-Applied': { description: '`respond-async`', schema: { type: 'string' } },
+        ...REPLAYED_RESPONSE_HEADER,
       },
     }),
     ApiErrors({ status: 429, examples: [{ error: 'Rate limit exceeded' }, { error: UNFINISHED_LIMIT_EXAMPLE }] }),

@@ -440,6 +440,30 @@ WHERE
   AND id = $2
   AND created_at >= $3;
 
+-- ExecutionsRepository.findAt
+SELECT
+  id,
+  tenant_id,
+  action_id,
+  action_name,
+  status,
+  http_status,
+  result,
+  error,
+  duration_ms,
+  attempts,
+  attempt_log,
+  created_at,
+  replay_of,
+  payload,
+  created_at::text AS position
+FROM
+  executions
+WHERE
+  tenant_id = $1
+  AND id = $2
+  AND created_at = $3;
+
 -- ExecutionsRepository.findPayload
 SELECT
   request,

@@ -24,7 +24,9 @@ export class ToolsController {
     summary: "The tenant's actions as tool definitions for a tool-calling API (see docs/llm-tools.md)",
     description:
       '`tools` is ready to pass to the provider as is; `actions[i]` says which action `tools[i]` runs (run it with POST ' +
-      '/actions/{action_name}/execute) and what the conversion changed; `omitted` lists actions the format cannot describe.',
+      '/actions/{action_name}/execute) and what the conversion changed; `omitted` lists actions the format cannot describe. ' +
+      'A tool call retried (a timeout, a lost answer) runs once when each call sends an `Idempotency-Key` of its own and its retry the same: ' +
+      'the retry answers the first execution (`Idempotent-Replayed: true`). Over MCP the key is `_meta` `io.modelcontextprotocol/idempotency-key`.',
   })
   @ApiQuery({ name: 'format', required: true, enum: TOOL_FORMATS })
   @ApiOkResponse({ type: ToolListResponse })

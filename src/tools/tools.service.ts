@@ -4,14 +4,14 @@ import { InvalidRequestError } from '../common/common.errors';
 import { TenantId } from '../common/tenant-id';
 import { AsOf } from '../database/read-scope';
 import { ExecutionDto } from '../executions/dto/execution.response';
-import { InvalidParametersError, NoActiveHmacKeyError } from '../executions/executions.errors';
+import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, InvalidParametersError, NoActiveHmacKeyError } from '../executions/executions.errors';
 import { ExecutionsService } from '../executions/executions.service';
 import { TOOL_FORMATS, ToolFormat, ToolListResponse } from './dto/tool-list.response';
 import { TraceParent } from '../tracing/trace-context';
 import { McpTool, ToolDefinitions } from './tool-definitions';
 
 /** A tool call's outcome: the execution (whatever the receiver did), or why nothing was sent. */
-type ToolCallOutcome = { ran: true; execution: ExecutionDto } | { ran: false; error: string };
+type ToolCallOutcome = { ran: true; execution: ExecutionDto; replayed: boolean } | { ran: false; error: string };
 
 /**
  * A tenant's actions as tools for language-model agents: their definitions in each tool-calling API's shape,
@@ -38,28 +38,27 @@ export class ToolsService {
 
   /**
    * Runs the action through the execute path: parameter check, signed delivery with retries, the stored
-   * execution. Parameters the schema refuses, or a tenant without an HMAC key, are an outcome the model can read;
-   * an unknown tool (another tenant's included) throws `ActionNotFoundError`. The execution's spans go under `trace`.
+   * execution; or, `respondAsync`, accepts it to run in the background (as `Prefer: respond-async`: `ran` then means
+   * accepted, and the execution is `pending`), and with an idempotency key at most once per key, as execute does
+   * (`replayed`: the key's stored execution). Parameters the schema refuses, a tenant without an HMAC key, and a key
+   * reused with other parameters or still in use are an outcome the model can read; an unknown tool (another
+   * tenant's included) throws `ActionNotFoundError`, and a tenant at ASYNC_EXECUTIONS_PER_TENANT
+   * `TooManyUnfinishedExecutionsError`. The execution's spans go under `trace`.
    */
-  call(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf?: AsOf, trace?: TraceParent): Promise<ToolCallOutcome> {
-    return this.outcome(() => this.executions.execute(tenantId, name, parameters, asOf, trace));
-  }
-
-  /**
-   * The same checks as `call`, then the execution is accepted to run in the background (as `Prefer:
-   * respond-async`): `ran` then means accepted, and the execution is `pending`. A tenant at
-   * ASYNC_EXECUTIONS_PER_TENANT throws `TooManyUnfinishedExecutionsError`.
-   */
-  accept(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf?: AsOf, trace?: TraceParent): Promise<ToolCallOutcome> {
-    return this.outcome(() => this.executions.accept(tenantId, name, parameters, asOf, trace));
-  }
-
-  private async outcome(run: () => Promise<ExecutionDto>): Promise<ToolCallOutcome> {
+  async call(
+    tenantId: TenantId,
+    name: string,
+    parameters: Record<string, unknown>,
+    request: { respondAsync: boolean; idempotencyKey?: string },
+    asOf?: AsOf,
+    trace?: TraceParent,
+  ): Promise<ToolCallOutcome> {
     try {
-      return { ran: true, execution: await run() };
+      const { execution, replayed } = await this.executions.run(tenantId, name, parameters, request, asOf, trace);
+      return { ran: true, execution, replayed };
     } catch (error) {
       if (error instanceof InvalidParametersError) return { ran: false, error: `${error.message}: ${error.details}` };
-      if (error instanceof NoActiveHmacKeyError) return { ran: false, error: error.message };
+      if (error instanceof NoActiveHmacKeyError || error instanceof IdempotencyKeyReusedError || error instanceof IdempotencyKeyInUseError) return { ran: false, error: error.message };
       throw error;
     }
   }

@@ -6,6 +6,9 @@ import { ToolsService } from '../../src/tools/tools.service';
 import { signedWith, TwoTenants, twoTenantSuite } from '../support/medium';
 import { Receiver } from '../support/receiver';
 
+/** A tool call made now, without an idempotency key. */
+const SYNC = { respondAsync: false };
+
 /** Tenant A's actions as tools, next to tenant B's actions of the same name: B's are never listed, described or run. */
 describe('tools: tenant A never reaches tenant B (medium)', () => {
   const suite = twoTenantSuite({}, [ToolsModule]);
@@ -54,10 +57,22 @@ describe('tools: tenant A never reaches tenant B (medium)', () => {
       expect(listed).toEqual([{ name: 'shared', description: 'A shared', inputSchema: expect.objectContaining({ type: 'object' }), execution: { taskSupport: 'optional' } }]);
     });
 
+    it('call with an idempotency key B used too runs A’s own action: keys are per tenant, and B’s stays as it was', async () => {
+      const keyed = { respondAsync: false, idempotencyKey: 'same-key' };
+      const b = await tools.call(world.b.id, 'shared', { city: 'Oslo' }, keyed);
+      // B's own call made and forgotten: what A's call must leave alone is B's state from here on.
+      world.b.receiver.calls.splice(0);
+      await world.rememberB();
+      const outcome = await world.byA(() => tools.call(world.a.id, 'shared', { city: 'Oslo' }, keyed));
+      expect(outcome).toEqual({ ran: true, execution: expect.objectContaining({ action_name: 'shared', status: 'succeeded' }), replayed: false });
+      expect(b.ran && outcome.ran && outcome.execution.id !== b.execution.id).toBe(true);
+      expect(receivers.a.calls.map((call) => call.path)).toEqual(['/a-hook']);
+    });
+
     it('call runs A’s action of a name B also has: A’s receiver, signed with A’s key, stored as A’s', async () => {
       await readBFirst();
-      const outcome = await world.byA(() => tools.call(world.a.id, 'shared', { city: 'Oslo' }));
-      expect(outcome).toEqual({ ran: true, execution: expect.objectContaining({ action_name: 'shared', status: 'succeeded' }) });
+      const outcome = await world.byA(() => tools.call(world.a.id, 'shared', { city: 'Oslo' }, SYNC));
+      expect(outcome).toEqual({ ran: true, execution: expect.objectContaining({ action_name: 'shared', status: 'succeeded' }), replayed: false });
       expect(receivers.a.calls.map((call) => call.path)).toEqual(['/a-hook']);
       const [call] = receivers.a.calls;
       expect(signedWith(call, world.a.hmacKeys[0].key)).toEqual({ body: true, headers: true });
@@ -68,8 +83,8 @@ describe('tools: tenant A never reaches tenant B (medium)', () => {
 
     it('call of a name only B has is the same refusal as an unknown tool, and sends nothing to anyone', async () => {
       await readBFirst();
-      const unknown = await refusal(world.byA(() => tools.call(world.a.id, 'no_such_tool', { city: 'Oslo' })));
-      const onlyB = await refusal(world.byA(() => tools.call(world.a.id, 'only_b', { city: 'Oslo' })));
+      const unknown = await refusal(world.byA(() => tools.call(world.a.id, 'no_such_tool', { city: 'Oslo' }, SYNC)));
+      const onlyB = await refusal(world.byA(() => tools.call(world.a.id, 'only_b', { city: 'Oslo' }, SYNC)));
       expect(onlyB).toEqual(unknown);
       expect(receivers.a.calls).toEqual([]);
       expect(receivers.b.calls).toEqual([]);

@@ -100,7 +100,8 @@ export type StoredState = Record<
   | 'execution_payloads'
   | 'execution_stats_hourly'
   | 'execution_stats_daily'
-  | 'execution_replays',
+  | 'execution_replays'
+  | 'idempotency_keys',
   unknown[]
 >;
 
@@ -199,6 +200,7 @@ export class TwoTenants {
       execution_stats_hourly: await rows('SELECT * FROM execution_stats_hourly WHERE tenant_id = $1 ORDER BY action_id, period_start'),
       execution_stats_daily: await rows('SELECT * FROM execution_stats_daily WHERE tenant_id = $1 ORDER BY action_id, period_start'),
       execution_replays: await rows('SELECT * FROM execution_replays WHERE tenant_id = $1 ORDER BY id'),
+      idempotency_keys: await rows('SELECT * FROM idempotency_keys WHERE tenant_id = $1 ORDER BY idempotency_key'),
     };
   }
 

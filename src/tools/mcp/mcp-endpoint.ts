@@ -12,6 +12,7 @@ import { Tracing } from '../../tracing/tracing';
 import { AppConfig } from '../../config/app-config';
 import { ExecutionLogService } from '../../executions/execution-log.service';
 import { TooManyUnfinishedExecutionsError } from '../../executions/executions.errors';
+import { isIdempotencyKey } from '../../executions/idempotency';
 import { ToolsService } from '../tools.service';
 import { ExecutionTaskStore, TASK_POLL_MS, toolResult } from './execution-tasks';
 import { McpCursors } from './mcp-cursors';
@@ -20,11 +21,17 @@ import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, McpScreenedTransport }
 /** How many tools one `tools/list` page holds; a longer list continues with `nextCursor`. */
 export const TOOLS_PAGE_SIZE = 50;
 export { EXECUTION_META_KEY } from './execution-tasks';
+/** The `_meta` key of a tools/call that carries its idempotency key (as execute's Idempotency-Key header does). */
+export const IDEMPOTENCY_META_KEY = 'io.modelcontextprotocol/idempotency-key';
+/** The `_meta` key of a result that is a key's stored execution given again (as execute's Idempotent-Replayed header). */
+export const REPLAYED_META_KEY = 'action-gateway/idempotent-replayed';
 
 const SERVER_INFO = { name: 'action-gateway', version: '1.0.0' };
 const INSTRUCTIONS =
   "Each tool is one of this tenant's actions: calling it sends a signed request to the action's webhook and returns the webhook's result as text. " +
-  'A call made as a task (tools/call with `task`) is accepted at once and runs in the background; tasks/get tells how it goes and tasks/result gives its result.';
+  'A call made as a task (tools/call with `task`) is accepted at once and runs in the background; tasks/get tells how it goes and tasks/result gives its result. ' +
+  `A call retried after a timeout or a lost answer runs once if each call carries a key of its own in \`_meta\` "${IDEMPOTENCY_META_KEY}" (1 to 255 printable ASCII characters, ` +
+  'a UUID), sent again unchanged with the retry: the first answer comes back, and the webhook is not called twice.';
 /**
  * Tasks (MCP 2025-11-25): tools/call may be made as one, and tasks/list lists them. No `cancel`: a call accepted is
  * made (a receiver may have it already), so tasks/cancel is not offered.
@@ -55,11 +62,12 @@ export class McpEndpoint {
 
   /**
    * Answers one Streamable HTTP POST whose body the app has already read and parsed; reads as of `asOf` (AsOf).
-   * `tools/list` and `tools/call` are spans under `trace`, as MCP's semantic conventions name them.
+   * `tools/list` and `tools/call` are spans under `trace`, as MCP's semantic conventions name them. `keyHeader`: the
+   * request's Idempotency-Key header, the key of a tools/call whose `_meta` names none.
    */
-  async handle(tenantId: TenantId, request: Request, body: unknown, asOf?: AsOf, trace?: TraceParent): Promise<Response> {
+  async handle(tenantId: TenantId, request: Request, body: unknown, asOf?: AsOf, trace?: TraceParent, keyHeader?: string | string[]): Promise<Response> {
     const sdk = await (this.sdk ??= loadSdk());
-    const server = this.serverFor(sdk, tenantId, body, asOf, trace);
+    const server = this.serverFor(sdk, tenantId, body, keyHeader, asOf, trace);
     const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const screened = new McpScreenedTransport(transport, sdk.requestSchemas);
     screened.onerror = (error) => this.logger.debug({ err: error }, 'MCP request refused by the transport');
@@ -71,7 +79,7 @@ export class McpEndpoint {
     }
   }
 
-  private serverFor(sdk: Sdk, tenantId: TenantId, body: unknown, asOf: AsOf | undefined, trace: TraceParent | undefined) {
+  private serverFor(sdk: Sdk, tenantId: TenantId, body: unknown, keyHeader: string | string[] | undefined, asOf: AsOf | undefined, trace: TraceParent | undefined) {
     const server = new sdk.Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false }, tasks: TASKS_CAPABILITY },
       instructions: INSTRUCTIONS,
@@ -93,7 +101,10 @@ export class McpEndpoint {
         ({ trace: call }) =>
           this.guarded<CallToolResult | CreateTaskResult>(() => {
             const parameters = originalArguments(body) ?? request.params.arguments ?? {};
-            return request.params.task ? this.callToolAsTask(tenantId, request.params.name, parameters, asOf, call) : this.callTool(tenantId, request.params.name, parameters, asOf, call);
+            const key = toolCallKey(request.params._meta?.[IDEMPOTENCY_META_KEY], keyHeader);
+            return request.params.task
+              ? this.callToolAsTask(tenantId, request.params.name, parameters, key, asOf, call)
+              : this.callTool(tenantId, request.params.name, parameters, key, asOf, call);
           }),
       ),
     );
@@ -112,10 +123,10 @@ export class McpEndpoint {
     return more ? { tools: page, nextCursor: this.cursors.make(tenantId, page[page.length - 1].name) } : { tools: page };
   }
 
-  private async callTool(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf: AsOf | undefined, trace: TraceParent): Promise<CallToolResult> {
+  private async callTool(tenantId: TenantId, name: string, parameters: Record<string, unknown>, key: string | undefined, asOf: AsOf | undefined, trace: TraceParent): Promise<CallToolResult> {
     let outcome;
     try {
-      outcome = await this.tools.call(tenantId, name, parameters, asOf, trace);
+      outcome = await this.tools.call(tenantId, name, parameters, { respondAsync: false, idempotencyKey: key }, asOf, trace);
     } catch (error) {
       // Another tenant's action is as unknown as one that does not exist, and so is a name no action can have:
       // the same error, word for word, naming what was asked for (JSON-escaped on the wire like any string).
@@ -123,19 +134,33 @@ export class McpEndpoint {
       throw error;
     }
     if (!outcome.ran) return { content: [{ type: 'text', text: outcome.error }], isError: true };
-    return toolResult(outcome.execution);
+    const { execution, replayed } = outcome;
+    // The key's first call was made as a task and goes on: its task says how (tasks/get, tasks/result).
+    if (execution.status === 'pending' || execution.status === 'running') {
+      return { content: [{ type: 'text', text: `this idempotency key's call was made as task ${execution.id}, still ${execution.status}: tasks/result gives its result` }], isError: true };
+    }
+    const result = toolResult(execution);
+    return replayed ? { ...result, _meta: { ...result._meta, [REPLAYED_META_KEY]: true } } : result;
   }
 
   /**
    * tools/call made as a task: the execution is accepted as `Prefer: respond-async` accepts it and its task answered
    * at once; the call runs in the background (tasks/get, tasks/result). Nothing accepted, nothing runs: parameters
-   * the schema refuses, a tenant without an HMAC key, or one at ASYNC_EXECUTIONS_PER_TENANT get a JSON-RPC error
-   * with the text a synchronous call's result would carry (a task is only created for a call that will be made).
+   * the schema refuses, a tenant without an HMAC key, a key reused with other parameters or still in use, or a tenant
+   * at ASYNC_EXECUTIONS_PER_TENANT get a JSON-RPC error with the text a synchronous call's result would carry (a task
+   * is only created for a call that will be made). A key already used answers the task of its execution.
    */
-  private async callToolAsTask(tenantId: TenantId, name: string, parameters: Record<string, unknown>, asOf: AsOf | undefined, trace: TraceParent): Promise<CreateTaskResult> {
+  private async callToolAsTask(
+    tenantId: TenantId,
+    name: string,
+    parameters: Record<string, unknown>,
+    key: string | undefined,
+    asOf: AsOf | undefined,
+    trace: TraceParent,
+  ): Promise<CreateTaskResult> {
     let outcome;
     try {
-      outcome = await this.tools.accept(tenantId, name, parameters, asOf, trace);
+      outcome = await this.tools.call(tenantId, name, parameters, { respondAsync: true, idempotencyKey: key }, asOf, trace);
     } catch (error) {
       if (error instanceof ActionNotFoundError) throw new JsonRpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
       if (error instanceof TooManyUnfinishedExecutionsError) throw new JsonRpcError(INVALID_REQUEST, error.message);
@@ -144,7 +169,8 @@ export class McpEndpoint {
     if (!outcome.ran) throw new JsonRpcError(INVALID_PARAMS, outcome.error);
     const { id, status, error, attempts, created_at } = outcome.execution;
     const store = new ExecutionTaskStore(tenantId, this.log, this.config.executionRetentionDays);
-    return { task: store.task({ id, status, error, attempts, attemptLog: [], createdAt: new Date(created_at) }) };
+    const task = { task: store.task({ id, status, error, attempts, attemptLog: [], createdAt: new Date(created_at) }) };
+    return outcome.replayed ? { ...task, _meta: { [REPLAYED_META_KEY]: true } } : task;
   }
 
   /** Failures other than the protocol's own never reach the client with their internals. */
@@ -161,6 +187,19 @@ export class McpEndpoint {
       throw new JsonRpcError(INTERNAL_ERROR, 'Internal server error');
     }
   }
+}
+
+/**
+ * A tool call's idempotency key: `_meta`'s IDEMPOTENCY_META_KEY, else the HTTP request's Idempotency-Key header; as
+ * execute's header, 1 to 255 printable ASCII characters (else the call is refused as invalid params).
+ */
+function toolCallKey(meta: unknown, header: string | string[] | undefined): string | undefined {
+  const key = meta === undefined ? header : meta;
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || !isIdempotencyKey(key)) {
+    throw new JsonRpcError(INVALID_PARAMS, `Invalid idempotency key (_meta "${IDEMPOTENCY_META_KEY}", or the Idempotency-Key header): must be 1 to 255 printable ASCII characters`);
+  }
+  return key;
 }
 
 /**

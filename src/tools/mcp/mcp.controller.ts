@@ -54,7 +54,7 @@ export class McpController {
     @Res() reply: FastifyReply,
     @Body() body: unknown,
   ): Promise<void> {
-    const response = await this.mcp.handle(tenantId, toWebRequest(request), body, request.arrivedAt, request.trace);
+    const response = await this.mcp.handle(tenantId, toWebRequest(request), body, request.arrivedAt, request.trace, request.headers['idempotency-key']);
     reply.status(response.status);
     response.headers.forEach((value, name) => {
       reply.header(name, name === 'content-type' && value === 'application/json' ? 'application/json; charset=utf-8' : value);
