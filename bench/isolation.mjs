@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { ATTACKS } from './lib/attacks.mjs';
 import { BACKREFERENCE_SCHEMA, DYNAMIC_TREE_BODY, DYNAMIC_TREE_SCHEMA, managementChurn, workerStarvation } from './lib/sustained-attacks.mjs';
-import { freePort, HOST, killAllChildren, machineInfo, percentile, ROOT, round, runNodeJson, sleep, sourceVersion, stopChild } from './lib/common.mjs';
+import { freePort, HOST, killAllChildren, machineInfo, neighbourFigures, ROOT, round, runNodeJson, sleep, sourceVersion, stopChild } from './lib/common.mjs';
 import { bootstrap, call, GATEWAY, startService } from './lib/service.mjs';
 
 const QUIET_S = Number(process.env.ISOLATION_QUIET_S ?? 5);
@@ -111,15 +111,6 @@ async function replay(pool, attack, token, receiverUrl) {
     await timed(pool, 'DELETE', `${GATEWAY}/actions/${name}`, token);
   }
   return answers;
-}
-
-/** The neighbour's figures over [from, to] (epoch ms): answers, statuses, p50 / p99 / max latency. */
-function neighbourFigures(samples, from = -Infinity, to = Infinity) {
-  const within = samples.filter(({ at, ms }) => at + ms >= from && at <= to);
-  const sorted = within.map(({ ms }) => ms).sort((a, b) => a - b);
-  const statuses = {};
-  for (const { status } of within) statuses[status] = (statuses[status] ?? 0) + 1;
-  return { answers: within.length, statuses, p50_ms: percentile(sorted, 0.5), p99_ms: percentile(sorted, 0.99), max_ms: round(sorted[sorted.length - 1] ?? NaN, 1) };
 }
 
 async function main() {

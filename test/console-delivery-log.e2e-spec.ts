@@ -27,6 +27,26 @@ const DAY_MS = 86_400_000;
 const hasText = (locator: Locator, text: string) => eventually(async () => expect(await locator.first().textContent()).toContain(text));
 const hasCount = (locator: Locator, count: number) => eventually(async () => expect(await locator.count()).toBe(count));
 
+/**
+ * The labels of a chart's time axis as drawn, and what is wrong with their spacing: every gap the same (to a
+ * pixel), none under 40 px (no "14:00 19:00" bunched at the end).
+ */
+async function timeAxisProblems(chart: Locator): Promise<{ labels: string[]; problems: string[] }> {
+  const ticks = await chart.locator('.recharts-xAxis-tick-labels text').evaluateAll((texts) =>
+    texts.map((text) => {
+      const box = text.getBoundingClientRect();
+      return { label: text.textContent ?? '', x: box.x + box.width / 2 };
+    }),
+  );
+  const gaps = ticks.slice(1).map((tick, index) => tick.x - ticks[index].x);
+  const problems = [
+    ...(ticks.length < 2 ? [`${ticks.length} label(s)`] : []),
+    ...gaps.filter((gap) => Math.abs(gap - gaps[0]) > 1).map((gap) => `gap ${gap.toFixed(1)} px, the first ${gaps[0].toFixed(1)} px`),
+    ...gaps.filter((gap) => gap < 40).map((gap) => `gap ${gap.toFixed(1)} px < 40 px`),
+  ];
+  return { labels: ticks.map((tick) => tick.label), problems };
+}
+
 /** Answers each webhook path with its own behaviour; the registration test always with 200. */
 function byPath(behaviours: Map<string, Behaviour>): Behaviour {
   return (call, response) => {
@@ -292,10 +312,28 @@ describe('console: the delivery log (issue 29)', () => {
 
     await page.goto(tenantPath(`/actions/${replayed.name}/executions/${original.id}`));
     await page.getByTestId('execution-detail').waitFor();
+    // It asks first, saying what is sent; Cancel sends nothing.
     await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Replay this execution?' });
+    await hasText(dialog, 'This execution failed: a receiver that handled it after all can drop the replay by its webhook-id.');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await hasCount(dialog, 0);
+    expect(receiver.calls.length).toBe(before);
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Send it again' }).click();
     await eventually(() => expect(new URL(page.url()).pathname).not.toContain(original.id));
     const shown = page.getByTestId('execution-detail');
     await hasText(shown, 'second time lucky');
+    // What became of it is said in the page, above its request: nothing floats over "Request sent".
+    await hasText(shown.getByTestId('replayed'), 'Replayed: succeeded');
+    expect(await page.locator('.mantine-Notification-root').count()).toBe(0);
+    const requestHeading = shown.getByRole('heading', { name: 'Request sent' });
+    await requestHeading.scrollIntoViewIfNeeded();
+    expect(await requestHeading.evaluate((heading) => {
+      const box = heading.getBoundingClientRect();
+      const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+      return heading.contains(heading.ownerDocument.elementFromPoint(x, y));
+    })).toBe(true);
     await hasText(shown.getByTestId('replay-of'), original.id);
     // Its attempts carried the original's id as webhook-id, not its own: the page says which.
     await hasText(shown, `A replay: every attempt carried its original's id, ${original.id}, as its webhook-id (not this id)`);
@@ -305,7 +343,17 @@ describe('console: the delivery log (issue 29)', () => {
     const newId = new URL(page.url()).pathname.split('/').at(-1)!;
     const stored = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${replayed.name}/executions/${newId}`);
     expect(stored.body.execution).toMatchObject({ status: 'succeeded', replay_of: original.id });
+    await page.evaluate('window.scrollTo(0, 0)');
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'execution-replayed-said.png') }); // the viewport, as the operator sees it
     await shoot('execution-replayed');
+
+    // Replaying a succeeded execution warns that its receiver may act on it twice.
+    await page.getByRole('button', { name: 'Replay', exact: true }).click();
+    await hasText(dialog.getByTestId('replay-succeeded-warning'), 'This execution succeeded: its receiver has acted on it already, and may act again');
+    await page.screenshot({ path: join(SCREENSHOTS, 'execution-replay-confirm.png') });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(receiver.calls.length).toBe(before + 1);
 
     // Back to the original from the link; the log marks the replay.
     await shown.getByTestId('replay-of').click();
@@ -421,10 +469,13 @@ describe('console: the delivery log (issue 29)', () => {
     expect((await row.getByRole('cell').allTextContents()).slice(1, 4)).toEqual(['4', '3', '1']);
     expect(await layoutProblems(page)).toEqual([]);
     await expectAccessible(page);
+    // The time axes' labels: evenly spaced, the last one no closer to its neighbour than the others.
+    for (const chart of [executions, page.getByTestId('chart-duration')]) await eventually(async () => expect((await timeAxisProblems(chart)).problems).toEqual([]));
     await shoot('tenant-statistics');
 
     await page.getByText(/^Last \d+ days$/).click();
     await eventually(async () => expect(await bars(executions).count()).toBeGreaterThanOrEqual(30));
+    await eventually(async () => expect(await timeAxisProblems(executions)).toEqual({ labels: expect.arrayContaining([expect.stringMatching(/^\d{1,2} \w{3}$/)]), problems: [] }));
     await shoot('tenant-statistics-daily');
 
     // One action's own numbers, from the link in the table.
@@ -484,6 +535,7 @@ describe('console: the delivery log (issue 29)', () => {
         // The receiver's bodies hold a bidi control (U+202E): each reorders its own block only.
         const bodies = await page.getByTestId('body').allTextContents();
         expect({ path, problems: await layoutProblems(page, bodies) }).toEqual({ path, problems: [] });
+        if (path === '/stats') await eventually(async () => expect((await timeAxisProblems(loaded)).problems).toEqual([]));
         await shoot(`phone${path.replace(/\/[0-9a-f-]{36}$/, '/one').replace(/\//g, '-')}`);
       }
     } finally {

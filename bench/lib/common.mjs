@@ -29,6 +29,15 @@ export function percentile(sorted, p) {
   return round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))], 3);
 }
 
+/** bench/neighbour.mjs's answers within [from, to] (epoch ms): how many, their statuses, p50 / p90 / p99 / max ms. */
+export function neighbourFigures(samples, from = -Infinity, to = Infinity) {
+  const within = samples.filter(({ at, ms }) => at + ms >= from && at <= to);
+  const sorted = within.map(({ ms }) => ms).sort((a, b) => a - b);
+  const statuses = {};
+  for (const { status } of within) statuses[status] = (statuses[status] ?? 0) + 1;
+  return { answers: within.length, statuses, p50_ms: percentile(sorted, 0.5), p90_ms: percentile(sorted, 0.9), p99_ms: percentile(sorted, 0.99), max_ms: round(sorted[sorted.length - 1] ?? NaN, 1) };
+}
+
 export async function freePort() {
   const server = createNetServer();
   await new Promise((resolve) => server.listen(0, HOST, resolve));

@@ -10,10 +10,10 @@ export const EXECUTABLE = 'bench_execute';
 export const EXECUTE_BODY = JSON.stringify({ parameters: { city: 'Oslo' } });
 
 /**
- * The service: `node [BENCH_NODE_ARGS] dist/src/main.js` on CPU 0, with `env` over the benchmark's settings;
- * resolves once GET /readyz answers 200.
+ * The service: `node [BENCH_NODE_ARGS] dist/src/main.js` (or `<dist>/src/main.js`, another build) on CPU 0, with
+ * `env` over the benchmark's settings; resolves once GET /readyz answers 200.
  */
-export async function startService({ port, dataDir, secrets, nodeArgs, env: overrides = {} }) {
+export async function startService({ port, dataDir, secrets, nodeArgs, env: overrides = {}, dist = join(ROOT, 'dist') }) {
   const env = {
     ...process.env,
     NODE_ENV: 'development', // production refuses plain-http loopback webhooks, which the local receiver is
@@ -30,7 +30,7 @@ export async function startService({ port, dataDir, secrets, nodeArgs, env: over
     ...overrides,
   };
   const spawnedAt = performance.now();
-  const child = spawnNode([...nodeArgs, join(ROOT, 'dist/src/main.js')], { cpu: 0, env, name: 'the service' });
+  const child = spawnNode([...nodeArgs, join(dist, 'src/main.js')], { cpu: 0, env, name: 'the service' });
   const readyMs = await waitReady(child, port, spawnedAt);
   return { child, readyMs, url: `http://${HOST}:${port}` };
 }

@@ -139,6 +139,14 @@ export interface LogSettings {
   payload_logging: boolean;
 }
 
+/** An action's circuit breaker as the answering replica sees it (GET …/actions/{name}/circuit). */
+export interface Circuit {
+  state: 'closed' | 'open' | 'half_open';
+  since: string | null;
+  retry_at: string | null;
+  consecutive_failures: number;
+}
+
 export interface StatsSummary {
   executions: number;
   succeeded: number;

@@ -1,4 +1,4 @@
-import { Button, ButtonProps, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, ButtonProps, Group, MantineColor, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { ReactNode } from 'react';
 import { useSend } from '../api/use-send';
@@ -9,13 +9,15 @@ interface ConfirmButtonProps extends ButtonProps {
   title: ReactNode;
   message: ReactNode;
   confirmLabel: string;
+  /** The confirming button's colour: red for what cannot be undone (the default). */
+  confirmColor?: MantineColor;
   onConfirm: () => Promise<unknown>;
   children: ReactNode;
   'aria-label'?: string;
 }
 
-/** A button that asks first (revoke, delete, disable), and shows the service's answer if it refuses. */
-export function ConfirmButton({ title, message, confirmLabel, onConfirm, children, ...button }: ConfirmButtonProps) {
+/** A button that asks first (revoke, delete, disable, replay), and shows the service's answer if it refuses. */
+export function ConfirmButton({ title, message, confirmLabel, confirmColor = 'red', onConfirm, children, ...button }: ConfirmButtonProps) {
   const [opened, { open, close }] = useDisclosure(false);
   const { send: confirm, busy, error, clearError } = useSend(async () => {
     await onConfirm();
@@ -38,13 +40,15 @@ export function ConfirmButton({ title, message, confirmLabel, onConfirm, childre
       </Button>
       <Modal opened={opened} onClose={close} title={title} centered>
         <Stack>
-          <Text size="sm">{message}</Text>
+          <Text size="sm" component="div">
+            {message}
+          </Text>
           <ErrorAlert error={error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button color="red" loading={busy} onClick={confirm}>
+            <Button color={confirmColor} loading={busy} onClick={confirm}>
               {confirmLabel}
             </Button>
           </Group>

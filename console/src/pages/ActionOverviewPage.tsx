@@ -1,10 +1,10 @@
-import { Button, Group, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { CodeBlock } from '../components/CodeBlock';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlayerPlay } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { del, put } from '../api/client';
-import type { LogSettings } from '../api/types';
+import type { Circuit, LogSettings } from '../api/types';
 import { useApi } from '../api/use-api';
 import { useSend } from '../api/use-send';
 import { ErrorAlert } from '../components/ErrorAlert';
@@ -61,6 +61,7 @@ export function ActionOverviewPage() {
           </Field>
         </SimpleGrid>
       </Paper>
+      <ReceiverCircuit actionBase={actionBase} />
       <PayloadLogging actionBase={actionBase} />
       <Stack gap="xs">
         <Title order={3}>JSON Schema of the parameters</Title>
@@ -101,6 +102,58 @@ function PayloadLogging({ actionBase }: { actionBase: string }) {
           data-testid="payload-logging"
         />
         <ErrorAlert error={settings.error ?? change.error} />
+      </Stack>
+    </Paper>
+  );
+}
+
+const CIRCUIT_COLORS: Record<Circuit['state'], string> = { closed: 'teal', open: 'red', half_open: 'yellow' };
+
+/**
+ * The action's circuit breaker: whether executions reach the receiver, or fail at once because it kept failing.
+ * Each replica keeps its own, so this is the answering replica's view. Not a field of the Action: `…/circuit`.
+ */
+function ReceiverCircuit({ actionBase }: { actionBase: string }) {
+  const circuit = useApi<{ circuit: Circuit }>(`${actionBase}/circuit`);
+  const current = circuit.data?.circuit;
+  return (
+    <Paper withBorder p="lg" radius="md" data-testid="circuit" data-state={current?.state}>
+      <Stack gap="xs">
+        <Group gap="sm">
+          <Title order={3}>Receiver circuit</Title>
+          {current && (
+            <Badge color={CIRCUIT_COLORS[current.state]} variant="filled" radius="sm">
+              {current.state.replace('_', '-')}
+            </Badge>
+          )}
+        </Group>
+        {current && (
+          <Text size="sm" data-testid="circuit-summary">
+            {current.state === 'closed' && (
+              <>
+                Executions go to the receiver. {current.consecutive_failures > 0 && `${current.consecutive_failures} failed in a row so far. `}
+                {current.since && (
+                  <>
+                    Closed since <Time value={current.since} />.
+                  </>
+                )}
+              </>
+            )}
+            {current.state === 'open' && (
+              <>
+                Open since <Time value={current.since} /> after {current.consecutive_failures} failed executions in a row: executions fail at once, nothing is
+                sent, until <Time value={current.retry_at} />; the next one after that is the probe.
+              </>
+            )}
+            {current.state === 'half_open' && (
+              <>Half-open since <Time value={current.since} />: one probe call is under way; other executions fail at once until it ends.</>
+            )}
+          </Text>
+        )}
+        <Text size="xs" c="dimmed">
+          Connection failures, timeouts and 429/5xx answers count; each replica of the service keeps its own circuit.
+        </Text>
+        <ErrorAlert error={circuit.error} />
       </Stack>
     </Paper>
   );

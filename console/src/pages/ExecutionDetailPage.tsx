@@ -1,13 +1,12 @@
 import { Alert, Anchor, Badge, Button, Code, Group, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconArrowLeft, IconInfoCircle, IconReplace } from '@tabler/icons-react';
 import { ReactNode, useState } from 'react';
-import { Link, useNavigate, useOutletContext, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
 import { post, seg } from '../api/client';
 import type { Attempt, Execution, ExecutionWithPayload, LoggedAttempt, LoggedBody } from '../api/types';
 import { useApi } from '../api/use-api';
-import { useSend } from '../api/use-send';
 import { CodeBlock } from '../components/CodeBlock';
+import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Field } from '../components/Field';
 import { formatClock, formatDuration } from '../components/format';
@@ -70,15 +69,13 @@ function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, show
   const execution = loaded.data?.execution;
   const nowUnfinished = execution !== undefined && isUnfinished(execution);
   if (nowUnfinished !== unfinished) setUnfinished(nowUnfinished);
-  const replay = useSend(async () => {
+  // The replay just made, said on its own page in the flow of it (a toast covered the request's text).
+  const replayed = (useLocation().state as ReplayedState | null)?.replayed;
+  const [dismissed, setDismissed] = useState<string>();
+  const replay = async () => {
     const { execution: made } = await post<{ execution: Execution }>(`${actionBase(execution!)}/executions/${execution!.id}/replay`);
-    notifications.show({
-      color: made.status === 'succeeded' ? 'teal' : 'red',
-      title: `Replayed: ${made.status}`,
-      message: 'The replay is a new execution; this page now shows it.',
-    });
-    navigate(detailPath(made.id));
-  });
+    navigate(detailPath(made.id), { state: { replayed: { id: made.id, status: made.status } } satisfies ReplayedState });
+  };
 
   const back = (
     <Anchor component={Link} to={logPath} size="sm">
@@ -119,11 +116,34 @@ function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, show
         }
         description={webhookIdSentence(execution)}
       >
-        <Button leftSection={<IconReplace size={16} aria-hidden />} loading={replay.busy} onClick={() => void replay.send()} disabled={payload.status !== 'kept'}>
+        <ConfirmButton
+          color="blue"
+          variant="filled"
+          size="sm"
+          leftSection={<IconReplace size={16} aria-hidden />}
+          disabled={payload.status !== 'kept'}
+          title="Replay this execution?"
+          message={<ReplayWarning execution={execution} />}
+          confirmLabel="Send it again"
+          confirmColor={execution.status === 'succeeded' ? 'red' : 'blue'}
+          onConfirm={replay}
+        >
           Replay
-        </Button>
+        </ConfirmButton>
       </PageTitle>
-      <ErrorAlert error={replay.error} title="Not replayed" />
+      {replayed?.id === execution.id && dismissed !== execution.id && (
+        <Alert
+          color={replayed.status === 'succeeded' ? 'teal' : 'red'}
+          variant="light"
+          title={`Replayed: ${replayed.status}`}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setDismissed(execution.id)}
+          data-testid="replayed"
+        >
+          The replay is a new execution, this one; its original is linked under Replay of.
+        </Alert>
+      )}
       {nowUnfinished && <Progress execution={execution} />}
       <Paper withBorder p="lg" radius="md">
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="lg">
@@ -187,6 +207,27 @@ function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, show
           ))}
         </Stack>
       </Section>
+    </Stack>
+  );
+}
+
+/** What the page of a replay just made is told by the one it was made from (router state). */
+interface ReplayedState {
+  replayed?: { id: string; status: Execution['status'] };
+}
+
+/** What replaying sends, and what it may do again: a succeeded execution's receiver acted on it already. */
+function ReplayWarning({ execution }: { execution: Pick<Execution, 'status'> }) {
+  return (
+    <Stack gap="xs">
+      <Text size="sm">The request is signed again and sent to the action&apos;s webhook now, as a new execution carrying this one&apos;s webhook-id.</Text>
+      {execution.status === 'succeeded' ? (
+        <Text size="sm" fw={600} data-testid="replay-succeeded-warning">
+          This execution succeeded: its receiver has acted on it already, and may act again (an order placed twice, a message sent twice) unless it drops webhook-ids it has seen.
+        </Text>
+      ) : (
+        <Text size="sm">This execution {execution.status === 'failed' ? 'failed' : 'has not finished'}: a receiver that handled it after all can drop the replay by its webhook-id.</Text>
+      )}
     </Stack>
   );
 }

@@ -1,6 +1,7 @@
 import { BarChart, LineChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { Anchor, Group, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import { Link, useOutletContext } from 'react-router';
 import { seg } from '../api/client';
 import type { ExecutionStats, StatsPoint } from '../api/types';
@@ -10,11 +11,14 @@ import { formatDuration } from '../components/format';
 import { PageTitle } from '../components/PageTitle';
 import { TableScroll } from '../components/TableScroll';
 import { Untrusted } from '../components/Untrusted';
+import { tickIndexes } from './axis-ticks';
 import type { ActionContext, TenantContext } from './tenant-context';
 import { useState } from 'react';
 
 /** The numbers are rollups kept as executions are stored: reading them again every minute is plenty. */
 export const STATS_REFRESH_MS = 60_000;
+/** The duration chart's value axis ("1,234 ms"), the wider of the two. */
+const DURATION_AXIS_PX = 76;
 
 const dayOfHour = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
@@ -36,6 +40,14 @@ export default function StatsPage() {
   const data = stats.data?.stats;
   const points = data ? data[period] : [];
   const chart = points.map((point) => ({ ...point, label: label(point, period) }));
+  // Both charts label the same points, chosen for the width of the plot (the card less the wider value axis).
+  const { ref: chartBox, width: chartWidth } = useElementSize();
+  const ticks = tickIndexes(
+    points.map((point) => point.start),
+    period,
+    chartWidth - DURATION_AXIS_PX - 16,
+  ).map((index) => chart[index].label);
+  const xAxisProps = { ticks, interval: 0, tickFormatter: tick } as const;
   const total = sum(points);
   // Under the tenant the page title is an h2, under an action an h3; the charts' titles one below.
   const heading = actionName ? 4 : 3;
@@ -69,7 +81,7 @@ export default function StatsPage() {
           <Paper withBorder radius="md" p="md">
             <Stack gap="xs">
               <Title order={heading}>Executions</Title>
-              <div role="img" aria-label={`Executions succeeded and failed per ${period === 'hourly' ? 'hour' : 'day'}`} data-testid="chart-executions">
+              <div ref={chartBox} role="img" aria-label={`Executions succeeded and failed per ${period === 'hourly' ? 'hour' : 'day'}`} data-testid="chart-executions">
                 <BarChart
                   h={240}
                   data={chart}
@@ -82,7 +94,7 @@ export default function StatsPage() {
                     { name: 'succeeded', label: 'Succeeded', color: 'teal.6' },
                     { name: 'failed', label: 'Failed', color: 'red.6' },
                   ]}
-                  xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 24, tickFormatter: tick }}
+                  xAxisProps={xAxisProps}
                   yAxisProps={{ allowDecimals: false, width: 48 }}
                   valueFormatter={(value) => count.format(value)}
                 />
@@ -109,8 +121,8 @@ export default function StatsPage() {
                     { name: 'p50_ms', label: 'p50', color: 'blue.6' },
                     { name: 'p95_ms', label: 'p95', color: 'orange.6' },
                   ]}
-                  xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 24, tickFormatter: tick }}
-                  yAxisProps={{ width: 76 }}
+                  xAxisProps={xAxisProps}
+                  yAxisProps={{ width: DURATION_AXIS_PX }}
                   valueFormatter={(value) => formatDuration(value)}
                 />
               </div>

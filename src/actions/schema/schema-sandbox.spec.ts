@@ -1,5 +1,6 @@
+import { join } from 'node:path';
 import { AppConfig } from '../../config/app-config';
-import { MAX_WAITING, SANDBOX_DEADLINE_MS, SchemaSandbox, SHARED_WORKERS } from './schema-sandbox';
+import { MAX_WAITING, SANDBOX_DEADLINE_MS, SchemaSandbox, SHARED_WORKERS, SLOW_JOB_MS } from './schema-sandbox';
 
 describe('SchemaSandbox', () => {
   let sandbox: SchemaSandbox;
@@ -105,5 +106,70 @@ describe('SchemaSandbox', () => {
     await sandbox.onApplicationShutdown();
     expect(await pending).toEqual({ kind: 'failed' });
     expect(await sandbox.compile('t', 'k', objectSchema)).toEqual({ kind: 'failed' });
+  });
+});
+
+describe('SchemaSandbox: how slow owners share the workers', () => {
+  /** Workers whose jobs hold their thread for the `sleep_ms` asked, and say when they ran (test/support). */
+  class StubbedSandbox extends SchemaSandbox {
+    protected override readonly workerEntry = join(__dirname, '../../../test/support/stub-schema-worker.ts');
+  }
+  type Ran = { label: string; started: number; ended: number };
+
+  let sandbox: StubbedSandbox;
+  let finished: Ran[];
+  /** `owner`'s job `label`, holding a worker `sleepMs`; once answered, it is in `finished` with when it ran. */
+  const job = async (owner: string, label: string, sleepMs: number): Promise<Ran> => {
+    const outcome = await sandbox.validate(owner, label, {}, { sleep_ms: sleepMs });
+    if (outcome.kind !== 'answered' || outcome.reply.valid || !('problem' in outcome.reply)) throw new Error(`${label}: ${JSON.stringify(outcome)}`);
+    const ran = { label, ...(JSON.parse(outcome.reply.problem) as { started: number; ended: number }) };
+    finished.push(ran);
+    return ran;
+  };
+  const slow = SLOW_JOB_MS * 3;
+
+  beforeEach(async () => {
+    sandbox = new StubbedSandbox();
+    finished = [];
+    // Both shared workers started and ready before the scheduling is watched.
+    await Promise.all([job('x', 'warm', 0), job('y', 'warm', 0)]);
+    while (sandbox.workers.ready < SHARED_WORKERS) await new Promise((resolve) => setTimeout(resolve, 10));
+    finished = [];
+  });
+  afterEach(() => sandbox.onApplicationShutdown());
+
+  it('keeps a worker for quick checks: a third owner is served before the second of two slow owners, which take turns', async () => {
+    // a and b each ran a job past SLOW_JOB_MS (at once, on both workers: nothing told them apart yet).
+    await Promise.all([job('a', 'a1', slow), job('b', 'b1', slow)]);
+    expect([sandbox.isSlow('a'), sandbox.isSlow('b'), sandbox.isSlow('c')]).toEqual([true, true, false]);
+    finished = [];
+
+    // Their next jobs come first, c's quick check last.
+    const [a2, b2] = await Promise.all([job('a', 'a2', slow), job('b', 'b2', slow), job('c', 'c1', 0)]);
+    // c had the worker the slow owners may not both hold; b's job waited for a's to end, not c for either.
+    expect(finished.map(({ label }) => label)).toEqual(['c1', 'a2', 'b2']);
+    expect(b2.started).toBeGreaterThanOrEqual(a2.ended);
+  });
+
+  it('counts a job running past SLOW_JOB_MS as slow before it ends: a slow owner waits for it, a quick one does not', async () => {
+    await job('a', 'a1', slow);
+    expect(sandbox.isSlow('a')).toBe(true);
+    finished = [];
+
+    // n's first job will run long; nothing said so when it started.
+    const n1 = job('n', 'n1', SLOW_JOB_MS * 10);
+    await new Promise((resolve) => setTimeout(resolve, SLOW_JOB_MS * 4));
+    const [ranN1, a2] = await Promise.all([n1, job('a', 'a2', 0), job('c', 'c1', 0)]);
+    expect(finished.map(({ label }) => label)).toEqual(['c1', 'n1', 'a2']);
+    expect(a2.started).toBeGreaterThanOrEqual(ranN1.ended);
+    expect(sandbox.isSlow('n')).toBe(true);
+  });
+
+  it('lets quick owners use every worker: two quick jobs run at once beside no slow one', async () => {
+    const [x, y] = await Promise.all([job('x', 'x1', SLOW_JOB_MS / 5), job('y', 'y1', SLOW_JOB_MS / 5)]);
+    // Each started before the other ended: on both workers at once.
+    expect(x.started).toBeLessThan(y.ended);
+    expect(y.started).toBeLessThan(x.ended);
+    expect([sandbox.isSlow('x'), sandbox.isSlow('y')]).toEqual([false, false]);
   });
 });

@@ -27,9 +27,22 @@ export const SANDBOX_DEADLINE_MS = 1_500;
 export const MAX_WAITING = 4;
 /**
  * Workers shared by every owner in good standing. An owner has at most one job running, so one owner, whatever it
- * sends, occupies at most one of them: the other is free for everyone else.
+ * sends, occupies at most one of them.
  */
 export const SHARED_WORKERS = 2;
+/**
+ * A job that ran longer than this makes its owner a slow one for SLOW_OWNER_MS (a check of the largest parameters
+ * the event loop would take runs in about 6 ms; compiling the largest schemas allowed takes 0.2–0.6 s).
+ */
+export const SLOW_JOB_MS = 100;
+/** How long an owner stays slow after its last job that ran past SLOW_JOB_MS. */
+const SLOW_OWNER_MS = 10 * 60_000;
+/**
+ * Shared workers that slow owners' jobs (and any job running past SLOW_JOB_MS) may occupy at once; slow owners take
+ * turns on them. The others are kept for the owners whose jobs are quick: two tenants with checks of just under
+ * the deadline could otherwise hold both, and every other tenant's check would wait for one of them to finish.
+ */
+export const SLOW_JOB_WORKERS = SHARED_WORKERS - 1;
 /** Workers of their own for owners in quarantine (running at once; more such owners wait their turn for one). */
 const OWN_WORKERS = 2;
 /** How long an owner whose job hit the deadline (or killed its worker) stays off the shared workers. */
@@ -63,6 +76,30 @@ if (workerData.entry.endsWith('.ts')) {
 entryRequire(workerData.entry);
 `;
 
+/** Owners marked for a while: each mark lasts `ms` from the last time it was made. */
+class OwnerMarks {
+  private readonly until = new Map<string, number>();
+
+  constructor(private readonly ms: number) {}
+
+  has(owner: string): boolean {
+    const until = this.until.get(owner);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.until.delete(owner);
+    return false;
+  }
+
+  /** Marks `owner` (again); whether it was marked already. */
+  mark(owner: string): boolean {
+    const had = this.has(owner);
+    this.until.set(owner, Date.now() + this.ms);
+    // The map is swept as owners are looked up; an owner that never comes back is removed here at the latest.
+    if (this.until.size > 10_000) for (const known of [...this.until.keys()]) this.has(known);
+    return had;
+  }
+}
+
 /** A tenant's compiled schemas are its own, even when another tenant's schema is the same text. */
 const cacheKey = (owner: string, key: string) => `${owner}\n${key}`;
 const ownerOf = (workerKey: string) => workerKey.slice(0, workerKey.indexOf('\n'));
@@ -95,8 +132,11 @@ interface Slot {
  * (docs/decisions.md, "Bounded cost"):
  * - an owner has at most one job running, and at most MAX_WAITING more waiting (then `busy`, a 429); owners with
  *   jobs waiting take turns;
- * - SHARED_WORKERS workers serve the owners in good standing, so the one an owner's job occupies leaves the other
- *   free; a job goes to the worker that compiled its schema when that one is free;
+ * - SHARED_WORKERS workers serve the owners in good standing; a job goes to the worker that compiled its schema
+ *   when that one is free;
+ * - an owner whose job ran past SLOW_JOB_MS is slow for SLOW_OWNER_MS: slow owners' jobs, and any job running past
+ *   SLOW_JOB_MS, occupy at most SLOW_JOB_WORKERS of the shared workers at once (slow owners take turns there), so
+ *   the rest stay free for the quick checks of everyone else, whose wait is then at most a quick job's;
  * - an owner whose job ran past the deadline (or killed its worker) is quarantined for QUARANTINE_MS: its jobs
  *   run on a worker of its own (at most OWN_WORKERS at once), which is what the next
  *   deadline stops, so no shared worker, with every other tenant's compiled schemas, is stopped for it again;
@@ -113,12 +153,15 @@ export class SchemaSandbox implements OnApplicationShutdown {
   /** Owners with jobs waiting and none running, in the order they get their next turn. */
   private readonly turns: string[] = [];
   private readonly running = new Set<string>();
-  private readonly quarantinedUntil = new Map<string, number>();
+  private readonly quarantined = new OwnerMarks(QUARANTINE_MS);
+  private readonly slow = new OwnerMarks(SLOW_OWNER_MS);
   private readonly spent: WorkerTime;
   /** Compilations a stopped shared worker held for other owners, to be made again when a shared worker is idle. */
   private readonly warmUps = new Map<string, Record<string, unknown>>();
   private nextId = 1;
   private closed = false;
+  /** The module each worker runs (schema-worker.ts; a stand-in in the tests of the scheduling). */
+  protected readonly workerEntry: string = WORKER_ENTRY;
 
   constructor(@Optional() config?: AppConfig) {
     this.spent = new WorkerTime(config?.schemaWorkerMsPerMinute ?? DEFAULT_WORKER_MS_PER_MINUTE);
@@ -140,11 +183,12 @@ export class SchemaSandbox implements OnApplicationShutdown {
 
   /** Whether `owner`'s jobs run on a worker of its own (its job hit the deadline within QUARANTINE_MS). */
   isQuarantined(owner: string): boolean {
-    const until = this.quarantinedUntil.get(owner);
-    if (until === undefined) return false;
-    if (until > Date.now()) return true;
-    this.quarantinedUntil.delete(owner);
-    return false;
+    return this.quarantined.has(owner);
+  }
+
+  /** Whether `owner`'s jobs take turns on SLOW_JOB_WORKERS (its job ran past SLOW_JOB_MS within SLOW_OWNER_MS). */
+  isSlow(owner: string): boolean {
+    return this.slow.has(owner);
   }
 
   /** Warm-up compilations queued or running (what a stopped shared worker held for others). */
@@ -152,9 +196,9 @@ export class SchemaSandbox implements OnApplicationShutdown {
     return this.warmUps.size + this.shared.filter((slot) => slot.running?.owner === WARM_UP).length;
   }
 
-  /** How many worker threads run now (shared, own). */
-  get workers(): { shared: number; own: number } {
-    return { shared: this.shared.length, own: this.own.size };
+  /** How many worker threads run now (shared, own), and how many of the shared ones have started (ready). */
+  get workers(): { shared: number; own: number; ready: number } {
+    return { shared: this.shared.length, own: this.own.size, ready: this.shared.filter((slot) => slot.ready).length };
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -191,6 +235,7 @@ export class SchemaSandbox implements OnApplicationShutdown {
     if (this.closed) return;
     const passed: string[] = [];
     let sharedBusy = false;
+    let slowRunning = this.shared.filter((slot) => slot.running && this.isSlowJob(slot.running)).length;
     for (const owner of this.turns.splice(0)) {
       // Jobs that waited while their owner's time ran out are refused as a new one would be.
       const retryAfterSeconds = this.spent.retryAfterSeconds(owner);
@@ -200,6 +245,11 @@ export class SchemaSandbox implements OnApplicationShutdown {
         continue;
       }
       const quarantined = this.isQuarantined(owner);
+      const slow = !quarantined && this.isSlow(owner);
+      if (slow && slowRunning >= SLOW_JOB_WORKERS) {
+        passed.push(owner);
+        continue;
+      }
       const job = (this.waiting.get(owner) as Job[])[0];
       const slot = quarantined ? this.ownSlot(owner) : sharedBusy ? undefined : this.sharedSlot(job.request.key);
       if (!slot?.ready) {
@@ -208,6 +258,7 @@ export class SchemaSandbox implements OnApplicationShutdown {
         continue;
       }
       this.start(owner, slot);
+      if (slow) slowRunning++;
     }
     this.turns.push(...passed);
     if (!sharedBusy) this.warmUp();
@@ -216,6 +267,11 @@ export class SchemaSandbox implements OnApplicationShutdown {
       if (slot.running) slot.worker.ref();
       else slot.worker.unref();
     }
+  }
+
+  /** A slow owner's job, or one that has run past SLOW_JOB_MS by now (its owner's first slow one). */
+  private isSlowJob(job: Job): boolean {
+    return job.owner !== WARM_UP && (this.isSlow(job.owner) || performance.now() - (job.startedAt ?? Infinity) > SLOW_JOB_MS);
   }
 
   /**
@@ -277,7 +333,7 @@ export class SchemaSandbox implements OnApplicationShutdown {
   private startWorker(lane: Slot['lane'], owner?: string): Slot {
     const worker = new Worker(BOOTSTRAP, {
       eval: true,
-      workerData: { entry: WORKER_ENTRY },
+      workerData: { entry: this.workerEntry },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       stdout: false,
       stderr: false,
@@ -319,6 +375,7 @@ export class SchemaSandbox implements OnApplicationShutdown {
     if (job.owner !== WARM_UP) {
       this.running.delete(job.owner);
       this.spent.charge(job.owner, ranMs);
+      if (ranMs > SLOW_JOB_MS) this.slow.mark(job.owner);
       if (this.waiting.has(job.owner)) this.turns.push(job.owner);
     }
     if (outcome.kind === 'answered') this.remember(slot, job.request, ranMs);
@@ -355,12 +412,9 @@ export class SchemaSandbox implements OnApplicationShutdown {
 
   private quarantine(owner: string, reason: string): void {
     if (owner === WARM_UP) return;
-    if (!this.isQuarantined(owner)) {
+    if (!this.quarantined.mark(owner)) {
       this.logger.warn({ tenantId: owner }, `schema checks of this tenant run on a worker of their own for ${QUARANTINE_MS / 60_000} minutes: ${reason}`);
     }
-    this.quarantinedUntil.set(owner, Date.now() + QUARANTINE_MS);
-    // The map is swept as owners are looked up; an owner that never comes back is removed here at the latest.
-    if (this.quarantinedUntil.size > 10_000) for (const known of [...this.quarantinedUntil.keys()]) this.isQuarantined(known);
   }
 
   private stopOwn(slot: Slot): void {

@@ -1,0 +1,22 @@
+// A stand-in for src/actions/schema/schema-worker.ts in the tests of SchemaSandbox's scheduling: a job runs for the
+// `sleep_ms` its parameters name (holding its thread, as a check does), and its answer's `problem` says when it
+// started and ended on this thread (epoch ms, JSON), so a test can tell which job was given a worker when.
+import { parentPort } from 'node:worker_threads';
+import type { WorkerReply, WorkerRequest } from '../../src/actions/schema/schema-worker';
+
+const held = new Int32Array(new SharedArrayBuffer(4));
+
+if (parentPort) {
+  const port = parentPort;
+  port.on('message', (request: WorkerRequest) => {
+    const started = Date.now();
+    const sleepMs = request.kind === 'validate' ? Number((request.parameters as { sleep_ms?: number }).sleep_ms ?? 0) : 0;
+    Atomics.wait(held, 0, 0, sleepMs);
+    const ms = Date.now() - started;
+    const problem = JSON.stringify({ started, ended: Date.now() });
+    const reply: WorkerReply =
+      request.kind === 'compile' ? { id: request.id, kind: 'compiled', problem, ms } : { id: request.id, kind: 'checked', check: { valid: false, problem }, ms };
+    port.postMessage(reply);
+  });
+  port.postMessage({ kind: 'ready' } satisfies WorkerReply);
+}
