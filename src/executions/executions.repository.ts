@@ -7,7 +7,7 @@ import { DatabasePool } from '../database/database-pool';
 import { DatabaseSettings } from '../database/database-settings';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { PreparedStatements } from '../database/prepared-statements';
-import { globalStatement, prepared } from '../database/statement';
+import { globalStatement, prepared, Statement } from '../database/statement';
 import { tenantStatement, TenantStatement } from '../tenancy/tenant-statement';
 import { TenantTransaction } from '../tenancy/tenant-lock';
 import { TenantTables } from '../tenancy/tenant-tables';
@@ -139,8 +139,34 @@ const FINISH_SQL = tenantStatement<
     `p AS (INSERT INTO execution_payloads (${PAYLOAD_COLUMNS}) SELECT id, $1, $3, $12::json, $13::json FROM e WHERE $12::json IS NOT NULL) ` +
     `SELECT count(*)::int AS finished FROM e`,
 );
-/** The list's statement for each combination of filters, made once. */
-const LIST_SQL = new Map<string, ReadOfEveryPartition<unknown[], ExecutionRow>>();
+/** Which of a list's optional filters are given: each combination has a statement of its own. */
+interface ListFilters {
+  actionId: boolean;
+  status: boolean;
+  until: boolean;
+  after: boolean;
+}
+const listKey = (filters: ListFilters) => `${+filters.actionId}${+filters.status}${+filters.until}${+filters.after}`;
+
+/** The list with `filters`: its parameters are the tenant, then each filter given in this order, then the limit. */
+function listText(filters: ListFilters): string {
+  let n = 1;
+  const where = ['tenant_id = $1'];
+  if (filters.actionId) where.push(`action_id = $${++n}`);
+  if (filters.status) where.push(`status = $${++n}`);
+  where.push(`created_at >= $${++n}`);
+  if (filters.until) where.push(`created_at < $${++n}`);
+  if (filters.after) where.push(`(created_at, id) < ($${++n}::timestamptz, $${++n}::uuid)`);
+  return `${SELECT_EXECUTION} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${n + 1}`;
+}
+
+/** The list's statement for each of the 16 combinations of filters, declared when the module loads. */
+const LIST_SQL = new Map(
+  Array.from({ length: 16 }, (_, bits): [string, ReadOfEveryPartition<unknown[], ExecutionRow>] => {
+    const filters = { actionId: (bits & 1) > 0, status: (bits & 2) > 0, until: (bits & 4) > 0, after: (bits & 8) > 0 };
+    return [listKey(filters), readOfEveryPartition<unknown[], ExecutionRow>(listText(filters))];
+  }),
+);
 
 /**
  * The delivery log (docs/decisions.md, "The delivery log"): executions and their payloads, written in one
@@ -347,25 +373,16 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
     },
   )
   async list(tenantId: TenantId, filter: ExecutionFilter, keptSince: Date, limit: number): Promise<ListedExecution[]> {
-    const parameters: unknown[] = [];
-    const where = ['tenant_id = $1'];
-    const add = (condition: (placeholder: string) => string, value: unknown) => {
-      parameters.push(value);
-      where.push(condition(`$${parameters.length + 1}`));
-    };
-    if (filter.actionId !== undefined) add((p) => `action_id = ${p}`, filter.actionId);
-    if (filter.status !== undefined) add((p) => `status = ${p}`, filter.status);
-    add((p) => `created_at >= ${p}`, filter.since && filter.since > keptSince ? filter.since : keptSince);
-    if (filter.until !== undefined) add((p) => `created_at < ${p}`, filter.until);
-    if (filter.after) {
-      parameters.push(filter.after.createdAt, filter.after.id);
-      where.push(`(created_at, id) < ($${parameters.length}::timestamptz, $${parameters.length + 1}::uuid)`);
-    }
-    parameters.push(limit);
-    const text = `${SELECT_EXECUTION} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${parameters.length + 1}`;
-    let statement = LIST_SQL.get(text);
-    if (!statement) LIST_SQL.set(text, (statement = readOfEveryPartition<unknown[], ExecutionRow>(text)));
-    const rows = await this.readEveryPartition(statement, [tenantId, ...parameters]);
+    const filters = { actionId: filter.actionId !== undefined, status: filter.status !== undefined, until: filter.until !== undefined, after: filter.after !== undefined };
+    const parameters = [
+      ...(filters.actionId ? [filter.actionId] : []),
+      ...(filters.status ? [filter.status] : []),
+      filter.since && filter.since > keptSince ? filter.since : keptSince,
+      ...(filters.until ? [filter.until] : []),
+      ...(filter.after ? [filter.after.createdAt, filter.after.id] : []),
+      limit,
+    ];
+    const rows = await this.readEveryPartition(LIST_SQL.get(listKey(filters))!, [tenantId, ...parameters]);
     return rows.map((row) => ({ execution: toExecution(row), position: row.position }));
   }
 
@@ -463,14 +480,15 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
 
   private async insertRows(batch: ExecutionToStore[]): Promise<void> {
     const times = batch.map(({ execution }) => execution.createdAt.getTime());
-    await this.writeLog(insertStatement(batch), 'executions finishing together are stored in one statement, whatever their tenants; each row carries its own', times);
+    const { statement, values } = insertStatement(batch);
+    await this.writeLog(statement, values, times);
   }
 
   /** One statement adding the rollups' counts (RollupBuffer) into the hourly and the daily rows. */
   private async writeRollups(rows: RollupRows): Promise<void> {
     const values = [...columnsOf(rows.hourly.map(statsValues), STATS_TYPES.length), ...columnsOf(rows.daily.map(statsValues), STATS_TYPES.length)];
     const times = rows.daily.map((row) => row.start);
-    await this.writeLog({ name: 'agw_log_rollups', sql: ROLLUPS_SQL, values }, 'the counts of executions of any tenants are written together; each row carries its own', times);
+    await this.writeLog(ROLLUPS_SQL, values, times);
   }
 
   /**
@@ -478,9 +496,8 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
    * prepared statements). A partition missing for a time in `times` (the maintenance had not run yet) is created
    * and the statement tried again.
    */
-  private async writeLog({ name, sql, values }: { name: string; sql: string; values: unknown[] }, why: string, times: number[]): Promise<void> {
-    const statement = globalStatement<unknown[]>(why, sql);
-    const run = () => (this.logPool ? this.logPrepared.query(this.logPool, name, statement.text, values) : this.pool.query(statement, values));
+  private async writeLog(statement: LogWrite, values: unknown[], times: number[]): Promise<void> {
+    const run = () => (this.logPool ? this.logPrepared.query(this.logPool, statement.name, statement.text, values) : this.pool.query(statement, values));
     try {
       await run();
     } catch (error) {
@@ -556,7 +573,7 @@ function toStatsRow(row: StatsDbRow): StatsRow {
  * a table: an array a column made pg write each value into an array literal, escaping the payloads' JSON a second
  * time (docs/benchmarks.md, "The log's insert: one statement text, rollups in memory, rows as JSON").
  */
-function insertStatement(batch: ExecutionToStore[]): { name: string; sql: string; values: unknown[] } {
+function insertStatement(batch: ExecutionToStore[]): { statement: LogWrite; values: unknown[] } {
   const executions: Record<string, unknown>[] = [];
   const payloads: Record<string, unknown>[] = [];
   for (const { execution, payload } of batch) {
@@ -566,8 +583,8 @@ function insertStatement(batch: ExecutionToStore[]): { name: string; sql: string
     if (payload) payloads.push({ execution_id: execution.id, tenant_id: execution.tenantId, created_at: createdAt, request: payload.request, attempts: payload.attempts });
   }
   return payloads.length > 0
-    ? { name: 'agw_log_insert_payloads', sql: INSERT_WITH_PAYLOADS_SQL, values: [JSON.stringify(executions), JSON.stringify(payloads)] }
-    : { name: 'agw_log_insert', sql: INSERT_SQL, values: [JSON.stringify(executions)] };
+    ? { statement: INSERT_WITH_PAYLOADS_SQL, values: [JSON.stringify(executions), JSON.stringify(payloads)] }
+    : { statement: INSERT_SQL, values: [JSON.stringify(executions)] };
 }
 
 /** A row of `executions`, keyed by its columns (COLUMNS); a row of `execution_payloads` is keyed by PAYLOAD_COLUMNS. */
@@ -607,9 +624,17 @@ function insertSql(withPayloads: boolean): string {
   if (!withPayloads) return executions;
   return `WITH e AS (${executions}) INSERT INTO execution_payloads (${PAYLOAD_COLUMNS}) ${rowsOf('execution_payloads', PAYLOAD_COLUMNS, 2)}`;
 }
-const INSERT_SQL = insertSql(false);
-const INSERT_WITH_PAYLOADS_SQL = insertSql(true);
-const ROLLUPS_SQL = `WITH h AS (${upsertStats('execution_stats_hourly', 1)}) ${upsertStats('execution_stats_daily', STATS_TYPES.length + 1)}`;
+/** A write of the log, about every tenant whose rows it carries, prepared under its own name on the log's connections. */
+type LogWrite = Statement<unknown[]> & { readonly name: string };
+const logWrite = (name: string, why: string, text: string): LogWrite => ({ ...globalStatement<unknown[]>(why, text), name });
+const BATCH_WHY = 'executions finishing together are stored in one statement, whatever their tenants; each row carries its own';
+const INSERT_SQL = logWrite('agw_log_insert', BATCH_WHY, insertSql(false));
+const INSERT_WITH_PAYLOADS_SQL = logWrite('agw_log_insert_payloads', BATCH_WHY, insertSql(true));
+const ROLLUPS_SQL = logWrite(
+  'agw_log_rollups',
+  'the counts of executions of any tenants are written together; each row carries its own',
+  `WITH h AS (${upsertStats('execution_stats_hourly', 1)}) ${upsertStats('execution_stats_daily', STATS_TYPES.length + 1)}`,
+);
 
 /** The rollup rows from `$from` on, in the order given (WITH ORDINALITY), so that every write locks rows in one order. */
 function upsertStats(table: string, from: number): string {
