@@ -108,7 +108,7 @@ describe('management API: a tenant\'s actions and executions (issue 13)', () => 
     expect([badLimit.status, badLimit.body]).toEqual([400, { error: 'Invalid request', details: 'limit: must be a positive integer' }]);
 
     // The lookup adds what was sent and what came back (test/execution-log.e2e-spec.ts).
-    expect((await admin(testApp, 'GET', `${path}/executions/${failed.id}`)).body).toEqual({ execution: { ...failed, payload: expect.objectContaining({ status: 'kept' }) } });
+    expect((await admin(testApp, 'GET', `${path}/executions/${failed.id}`)).body).toEqual({ execution: { ...failed, idempotency_key: null, payload: expect.objectContaining({ status: 'kept' }) } });
     for (const id of [randomUUID(), 'nope']) {
       const missing = await admin(testApp, 'GET', `${path}/executions/${id}`);
       expect([missing.status, missing.body]).toEqual([404, { error: 'Execution not found' }]);

@@ -287,6 +287,22 @@ describe('console: the delivery log (issue 29)', () => {
     await shown.getByTestId('request-sent').waitFor();
   });
 
+  it('shows the idempotency key an execution was made under, and none for one without', async () => {
+    const keyed = await action('keyed_action', answer(200, '{"result":"booked"}'));
+    const key = 'booking-7f3c2a9e-retry-safe';
+    const run = await gateway(testApp, 'POST', `/actions/${keyed.name}/execute`, { token: tenant.jwt, body: { parameters: { city: 'Lima' } }, headers: { 'idempotency-key': key } });
+    expect(run.status).toBe(200);
+    const plain = await execute(keyed.name);
+
+    await page.goto(tenantPath(`/actions/${keyed.name}/executions/${run.body.execution.id}`));
+    const shown = page.getByTestId('execution-detail');
+    await hasText(shown.getByTestId('idempotency-key'), key);
+    await shoot('execution-idempotency-key');
+    await page.goto(tenantPath(`/actions/${keyed.name}/executions/${plain.id}`));
+    await hasText(shown, 'booked');
+    await hasCount(shown.getByTestId('idempotency-key'), 0);
+  });
+
   it('replays one execution: a new execution, on the same webhook, that links back to its original', async () => {
     const replayed = await action('replay_action', answer(500, '{"error":"try later"}'));
     const original = await execute(replayed.name, { city: 'Quito' });

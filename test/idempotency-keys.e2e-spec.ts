@@ -79,6 +79,9 @@ describe('idempotency keys on execute', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0].headers['webhook-id']).toBe(first.body.execution.id);
     expect(await storedKeys()).toEqual([{ idempotency_key: 'order-42', execution_id: first.body.execution.id }]);
+    // Its detail names the key (the console's execution page shows it).
+    const detail = await gateway(testApp, 'GET', `/executions/${first.body.execution.id}`, { token: tenant.jwt });
+    expect(detail.body.execution.idempotency_key).toBe('order-42');
 
     // The management API's execute shares the tenant's keys.
     const viaAdmin = await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/actions/${name}/execute`, { parameters: { city: 'Oslo' } });

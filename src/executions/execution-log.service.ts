@@ -15,6 +15,7 @@ import { Execution, UNFINISHED } from './execution.entity';
 import { ExecutionListQuery } from './execution-query';
 import { ExecutionNotFoundError } from './executions.errors';
 import { ExecutionFilter, ExecutionsRepository, StatsRow } from './executions.repository';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -40,6 +41,7 @@ export class ExecutionLogService {
     private readonly cursors: PageCursors,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly keys: IdempotencyKeysRepository,
   ) {}
 
   /**
@@ -82,10 +84,10 @@ export class ExecutionLogService {
     return { executions: page.executions.map(mapWithAttempts), next_cursor: page.next_cursor };
   }
 
-  /** One execution of the action, with its attempts and its payload. */
+  /** One execution of the action, with its attempts, its idempotency key (while kept) and its payload. */
   async get(tenantId: TenantId, actionName: string, id: string, asOf?: AsOf): Promise<ExecutionWithPayloadDto> {
     const { execution, payload } = await this.findWithPayload(tenantId, actionName, id, asOf);
-    return { ...mapWithAttempts(execution), payload };
+    return { ...mapWithAttempts(execution), idempotency_key: await this.keys.keyOf(tenantId, execution.id), payload };
   }
 
   /** One execution of the tenant by id, whichever action it ran, as stored (an MCP task's state), if still kept. */
@@ -95,12 +97,13 @@ export class ExecutionLogService {
 
   /**
    * One execution of the tenant, whichever action it ran (the console's "go to an execution" by id; a tenant's
-   * developer holding the webhook-id a receiver logged), with its attempts and its payload.
+   * developer holding the webhook-id a receiver logged), with its attempts, its idempotency key (while kept) and its payload.
    */
   async getOfTenant(tenantId: TenantId, id: string): Promise<ExecutionWithPayloadDto> {
     const execution = isUuid(id) ? await this.executions.find(tenantId, id.toLowerCase(), this.keptSince()) : undefined;
     if (!execution) throw new ExecutionNotFoundError();
-    return { ...mapWithAttempts(execution), payload: await this.payloadOf(tenantId, execution) };
+    const [key, payload] = await Promise.all([this.keys.keyOf(tenantId, execution.id), this.payloadOf(tenantId, execution)]);
+    return { ...mapWithAttempts(execution), idempotency_key: key, payload };
   }
 
   async findWithPayload(tenantId: TenantId, actionName: string, id: string, asOf?: AsOf): Promise<{ execution: Execution; payload: ExecutionPayloadDto }> {

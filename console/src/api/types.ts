@@ -112,6 +112,8 @@ export interface ExecutionPayload {
 export interface ExecutionWithPayload extends Execution {
   attempt_log: Attempt[];
   replay_of: string | null;
+  /** The Idempotency-Key it was made under, while the key is kept (24 hours). */
+  idempotency_key: string | null;
   payload: ExecutionPayload;
 }
 

@@ -172,6 +172,15 @@ function ExecutionDetail({ path, logPath, logLabel, detailPath, actionBase, show
               '—'
             )}
           </Field>
+          <Field label="Idempotency key">
+            {execution.idempotency_key === null ? (
+              '—'
+            ) : (
+              <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }} data-testid="idempotency-key">
+                <Untrusted>{execution.idempotency_key}</Untrusted>
+              </Text>
+            )}
+          </Field>
         </SimpleGrid>
       </Paper>
       {payload.status !== 'kept' && payload.status !== 'pending' && (

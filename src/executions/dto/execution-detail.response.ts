@@ -81,8 +81,16 @@ export class ExecutionDetailDto extends LoggedExecutionDto {
   attempt_log: AttemptDto[];
 }
 
-/** One execution as its lookup shows it: the summary, every attempt, and the payload. */
+/** One execution as its lookup shows it: the summary, every attempt, its idempotency key, and the payload. */
 export class ExecutionWithPayloadDto extends ExecutionDetailDto {
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: null,
+    description: 'The Idempotency-Key it was made under, for the 24 hours the key is kept; null without one (or once the key has expired)',
+  })
+  idempotency_key: string | null;
+
   @ApiProperty({ type: ExecutionPayloadDto })
   payload: ExecutionPayloadDto;
 }
