@@ -5,6 +5,7 @@ import { DatabaseSettings } from '../database/database-settings';
 import { isSchemaMissing } from '../database/database-errors';
 import { ExecutionsRepository, TENANT_TOTAL } from './executions.repository';
 import { IDEMPOTENCY_KEY_RETENTION_MS } from './idempotency';
+import { PURGE_BATCH, PURGE_DONE_SQL, PURGE_EXECUTIONS_SQL, PURGE_QUEUE_SQL, PURGE_ROLLUPS_SQL } from './execution-log-maintenance.sql';
 import { ExecutionLogPartitions, LogTable, MAINTENANCE_LOCK, Sql } from './log-partitions';
 
 const DAY_MS = 86_400_000;
@@ -15,8 +16,6 @@ const TICK_MS = 60_000;
 const DAYS_AHEAD = 7;
 /** The hourly rollups are read for the last 48 hours; a day more is kept. */
 const HOURLY_STATS_DAYS = 3;
-/** Executions of a deleted action are deleted this many at a time, each batch a short statement of its own. */
-const PURGE_BATCH = 5_000;
 /** At most this many batches per action per run, so one huge history does not keep the lock for long. */
 const PURGE_BATCHES_PER_RUN = 200;
 
@@ -149,38 +148,18 @@ export class ExecutionLogMaintenance implements OnApplicationBootstrap, OnApplic
    * that could still be storing a row of the action has ended, so a late row is purged too.
    */
   private async purgeDeletedActions(sql: Sql): Promise<number> {
-    const queued = await sql<{ action_id: string; tenant_id: string; settled: boolean }>(
-      `SELECT action_id, tenant_id, deleted_at < now() - make_interval(secs => $1) AS settled FROM execution_log_purges ORDER BY deleted_at LIMIT 100`,
-      [this.config.webhook.timeoutMs / 1000 + 60],
-    );
+    const queued = await sql<NonNullable<(typeof PURGE_QUEUE_SQL)['types']>['row']>(PURGE_QUEUE_SQL.text, [this.config.webhook.timeoutMs / 1000 + 60]);
     let purged = 0;
     for (const { action_id: actionId, tenant_id: tenantId, settled } of queued) {
       let done = false;
       for (let batch = 0; batch < PURGE_BATCHES_PER_RUN && !done; batch++) {
-        const [{ count }] = await sql<{ count: number }>(
-          `WITH gone AS (
-             DELETE FROM executions WHERE (id, created_at) IN (
-               SELECT id, created_at FROM executions WHERE action_id = $1 AND tenant_id = $2 LIMIT ${PURGE_BATCH})
-             RETURNING id, created_at),
-           payloads AS (DELETE FROM execution_payloads p USING gone WHERE p.execution_id = gone.id AND p.created_at = gone.created_at)
-           SELECT count(*)::int AS count FROM gone`,
-          [actionId, tenantId],
-        );
+        const [{ count }] = await sql<{ count: number }>(PURGE_EXECUTIONS_SQL.text, [tenantId, actionId]);
         purged += count;
         done = count < PURGE_BATCH;
       }
       if (!done) continue;
-      for (const table of ['execution_stats_hourly', 'execution_stats_daily']) {
-        await sql(
-          `WITH gone AS (DELETE FROM ${table} WHERE tenant_id = $1 AND action_id = $2 RETURNING *)
-           UPDATE ${table} t SET executions = t.executions - gone.executions, succeeded = t.succeeded - gone.succeeded,
-             failed = t.failed - gone.failed,
-             duration_histogram = execution_histogram_add(t.duration_histogram, ARRAY(SELECT -x FROM unnest(gone.duration_histogram) WITH ORDINALITY AS u(x, n) ORDER BY n))
-           FROM gone WHERE t.tenant_id = $1 AND t.action_id = $3 AND t.period_start = gone.period_start`,
-          [tenantId, actionId, TENANT_TOTAL],
-        );
-      }
-      if (settled) await sql(`DELETE FROM execution_log_purges WHERE action_id = $1`, [actionId]);
+      for (const statement of PURGE_ROLLUPS_SQL) await sql(statement.text, [tenantId, actionId, TENANT_TOTAL]);
+      if (settled) await sql(PURGE_DONE_SQL.text, [actionId]);
     }
     if (purged > 0) this.logger.log({ purged }, 'purged the history of deleted actions');
     return purged;
