@@ -45,7 +45,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { writeChart } from './lib/chart.mjs';
-import { cpuMs, databaseCpu, describeTail, freePort, HOST, killAllChildren, machineInfo, median, ROOT, rssMb, runNodeJson, sampleRss, sleep, sourceVersion, spawnNode, stopChild, waitReady } from './lib/common.mjs';
+import { describeTail, freePort, HOST, killAllChildren, machineInfo, median, ROOT, rssMb, sampleRss, sleep, sourceVersion, spawnNode, stopChild, waitReady } from './lib/common.mjs';
+import { loadJobs } from './lib/load-jobs.mjs';
 import { call, EXECUTABLE, EXECUTE_BODY, GATEWAY, actionName, bootstrap, startBaseline, startService } from './lib/service.mjs';
 import { summarize, printTable } from './lib/report.mjs';
 
@@ -111,50 +112,7 @@ setTimeout(() => {
 }, CONFIG.deadlineMin * 60_000).unref();
 
 // ---------- load ----------
-const generator = (job) =>
-  runNodeJson([join(ROOT, 'bench/load.mjs'), JSON.stringify(job)], { cpu: 1, name: `the load generator (${job.kind})`, timeoutMs: 180_000 });
-
-function autocannonJob(server, path, { method = 'GET', token, body, expect, rate, durationS = CONFIG.durationS, warmupS = CONFIG.warmupS } = {}) {
-  const headers = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) };
-  return generator({
-    kind: 'autocannon',
-    url: `${server.url}${path}`,
-    method,
-    headers,
-    body,
-    expect,
-    rate,
-    connections: CONFIG.connections,
-    warmupS,
-    durationS,
-  });
-}
-
-/** Load that is not measured, right after a server started: the first seconds run code V8 has not optimized yet. */
-async function warmUp(server, session, request = { path: `${GATEWAY}/actions/${actionName(3)}` }) {
-  if (CONFIG.startWarmupS <= 0) return;
-  const { path, ...options } = request;
-  const result = await autocannonJob(server, path, { token: session.jwt, ...options, durationS: CONFIG.startWarmupS, warmupS: 0 });
-  if (result.failures) throw new Error(`warm-up of ${server.url}: ${result.failures} requests failed`);
-}
-
-/**
- * Runs one scenario's load while sampling the server's resident memory, kept as the scenario's `rss_max_mb`, and
- * the CPU the server spent on it: `cpu_us_per_request` (warm-up included, so take it with BENCH_WARMUP_S=0), and on
- * a PostgreSQL server on this machine the CPU of its backends serving the database: `db_cpu_us_per_request`.
- */
-async function sampled(server, job) {
-  const sampler = sampleRss(server.child.pid);
-  const database = await databaseCpu(process.env.DATABASE_URL);
-  const cpuBefore = cpuMs(server.child.pid);
-  const result = await job();
-  result.rss_max_mb = sampler.stop();
-  const cpuAfter = cpuMs(server.child.pid);
-  const databaseMs = database.stop();
-  if (cpuBefore !== null && cpuAfter !== null && result.requests) result.cpu_us_per_request = Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests);
-  if (databaseMs !== null && result.requests) result.db_cpu_us_per_request = Math.round((databaseMs * 1000) / result.requests);
-  return result;
-}
+const { generator, autocannonJob, warmUp, sampled } = loadJobs(CONFIG);
 
 /** The two reads, measured on the service and on both baselines. */
 async function readScenarios(server, session) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ServerResponse } from 'node:http';
+import { trace } from '@opentelemetry/api';
 import { eventually } from './support/eventually';
 import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
 import { call } from './support/http';
@@ -288,6 +289,25 @@ describe('trace context when tracing is off (no exporter configured)', () => {
   });
   beforeEach(() => {
     receiver.calls.length = 0;
+  });
+
+  it('makes no trace context for a read that logs nothing and calls no receiver, with or without traceparent', async () => {
+    // Every trace context is made by one of these (trace-context.ts, tracing.ts); LOG_LEVEL is silent here.
+    const made = [jest.spyOn(trace, 'setSpanContext'), jest.spyOn(trace, 'setSpan')];
+    try {
+      for (const headers of [{}, { traceparent: traceparentOf(callerContext()) }] as Record<string, string>[]) {
+        expect((await gateway(testApp, 'GET', `/actions/${name}`, { token: tenant.jwt, headers })).status).toBe(200);
+        expect((await gateway(testApp, 'GET', '/actions', { token: tenant.jwt, headers })).status).toBe(200);
+        expect((await gateway(testApp, 'GET', '/tools?format=openai', { token: tenant.jwt, headers })).status).toBe(200);
+      }
+      expect(made.map((spy) => spy.mock.calls.length)).toEqual([0, 0]);
+      // The spies see the contexts made: an execution makes one for its receiver's call.
+      receiver.behaviour = (_, response) => answerJson(response, 200, { result: 'r', error: '' });
+      expect((await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, body: { parameters: { city: 'x' } } })).status).toBe(200);
+      expect(made[0].mock.calls.length).toBeGreaterThan(0);
+    } finally {
+      for (const spy of made) spy.mockRestore();
+    }
   });
 
   it('passes the caller\'s traceparent and tracestate on unchanged, to every attempt', async () => {

@@ -32,7 +32,7 @@ export async function startService({ port, dataDir, secrets, nodeArgs, env: over
   const spawnedAt = performance.now();
   const child = spawnNode([...nodeArgs, join(dist, 'src/main.js')], { cpu: 0, env, name: 'the service' });
   const readyMs = await waitReady(child, port, spawnedAt);
-  return { child, readyMs, url: `http://${HOST}:${port}` };
+  return { child, readyMs, url: `http://${HOST}:${port}`, databaseUrl: env.DATABASE_URL };
 }
 
 /**
@@ -40,8 +40,8 @@ export async function startService({ port, dataDir, secrets, nodeArgs, env: over
  * the service. `mode` 'query': the same queries as the service made before its read model; 'memory': the data
  * read once at start, no database while measured.
  */
-export async function startBaseline({ port, dataDir, secrets, nodeArgs, mode = 'query' }) {
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: secrets.JWT_SECRET, ENCRYPTION_KEY: secrets.ENCRYPTION_KEY, BASELINE_MODE: mode };
+export async function startBaseline({ port, dataDir, secrets, nodeArgs, mode = 'query', env: overrides = {} }) {
+  const env = { ...process.env, ...overrides, PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: secrets.JWT_SECRET, ENCRYPTION_KEY: secrets.ENCRYPTION_KEY, BASELINE_MODE: mode };
   const spawnedAt = performance.now();
   const name = mode === 'memory' ? 'the no-database baseline' : 'the baseline';
   const child = spawnNode([...nodeArgs, join(ROOT, 'bench/baseline-server.mjs')], { cpu: 0, env, name });

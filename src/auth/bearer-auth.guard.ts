@@ -45,14 +45,15 @@ export class BearerAuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest & { user?: Principal }>();
-    return this.tracing.span(request.trace, 'authenticate', { [ATTRIBUTE.authMethod]: 'bearer' }, async ({ span }) => {
+    // request.trace only when recording: reading it makes the request's trace context (RequestTrace).
+    return this.tracing.span(this.tracing.recording ? request.trace : undefined, 'authenticate', { [ATTRIBUTE.authMethod]: 'bearer' }, async ({ span }) => {
       const user = await this.principalOf(request, http.getResponse<FastifyReply>());
       request.user = user;
       // Every later log line of this request, "request completed" included, names the tenant. The request's
       // logger is its own child already (shared with the reply): binding on it is cheaper than another child.
       (request.log as Logger).setBindings({ tenantId: user.tenantId });
       span?.setAttribute(ATTRIBUTE.tenantId, user.tenantId);
-      trace.getSpan(request.trace)?.setAttribute(ATTRIBUTE.tenantId, user.tenantId);
+      if (span) trace.getSpan(request.trace)?.setAttribute(ATTRIBUTE.tenantId, user.tenantId);
       return true;
     });
   }

@@ -47,12 +47,13 @@ export class ManagementAuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<ManagementRequest>();
     const method = request.headers.authorization !== undefined ? 'admin_key' : 'console_session';
-    return this.tracing.span(request.trace, 'authenticate', { [ATTRIBUTE.authMethod]: method }, async ({ span }) => {
+    // request.trace only when recording: reading it makes the request's trace context (RequestTrace).
+    return this.tracing.span(this.tracing.recording ? request.trace : undefined, 'authenticate', { [ATTRIBUTE.authMethod]: method }, async ({ span }) => {
       const principal = await this.authenticate(request);
       request.management = principal;
       if (principal.kind === 'tenant') {
         span?.setAttribute(ATTRIBUTE.tenantId, principal.tenantId);
-        trace.getSpan(request.trace)?.setAttribute(ATTRIBUTE.tenantId, principal.tenantId);
+        if (span) trace.getSpan(request.trace)?.setAttribute(ATTRIBUTE.tenantId, principal.tenantId);
       }
       await this.budgets.charge(principal.kind, principal.kind === 'tenant' ? `tenant:${principal.tenantId}` : 'operator', http.getResponse<FastifyReply>());
       if (principal.kind === 'tenant') this.authorizeTenant(context, request, principal.tenantId);

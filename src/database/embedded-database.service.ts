@@ -38,6 +38,14 @@ export class EmbeddedDatabaseService implements OnApplicationShutdown {
     return embedded && (() => embedded.connectInProcess());
   }
 
+  /**
+   * How many jobs the embedded database this process runs has begun (EmbeddedSocketServer.jobsRun); undefined on
+   * DATABASE_URL, or before it started: other processes may write there.
+   */
+  jobsRun(): number | undefined {
+    return this.embedded?.jobsRun;
+  }
+
   get isEmbedded(): boolean {
     return !this.config.databaseUrl;
   }

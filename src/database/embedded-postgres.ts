@@ -61,7 +61,7 @@ const SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB'];
 export class EmbeddedPostgres {
   private constructor(
     private readonly db: Pick<PGlite, 'close'>,
-    private readonly server: Pick<EmbeddedSocketServer, 'stop' | 'connectInProcess'>,
+    private readonly server: Pick<EmbeddedSocketServer, 'stop' | 'connectInProcess' | 'jobsRun'>,
     private readonly lockPath: string | undefined,
     readonly endpoint: EmbeddedEndpoint,
   ) {}
@@ -110,6 +110,11 @@ export class EmbeddedPostgres {
   /** A connection from this process with no socket (EmbeddedSocketServer.connectInProcess), for `pg`'s `stream`. */
   connectInProcess(): Duplex {
     return this.server.connectInProcess();
+  }
+
+  /** How many jobs the database has begun to run (EmbeddedSocketServer.jobsRun). */
+  get jobsRun(): number {
+    return this.server.jobsRun;
   }
 
   async stop(): Promise<void> {

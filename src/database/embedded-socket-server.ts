@@ -95,6 +95,12 @@ export class EmbeddedSocketServer {
   private batchOpen = false;
   private draining = false;
   private running?: Job;
+  /**
+   * How many jobs PGlite has begun to run, whoever sent them (a connection's messages, an abandoned session's
+   * rollback). Nothing reaches this database any other way, so while the count stands still nothing has been
+   * committed: the read model asks no statement then (ReadModel.synced).
+   */
+  jobsRun = 0;
   /** stop() has begun: no connection is accepted any more, in process or over TCP. */
   private stopped = false;
 
@@ -235,6 +241,7 @@ export class EmbeddedSocketServer {
 
   private async settleAbandoned(): Promise<void> {
     // Nothing of an abandoned batch or transaction is committed.
+    this.jobsRun++;
     await this.db.runExclusive(async () => {
       if (this.batchOpen) await this.db.execProtocolRaw(ABANDON_BATCH);
       if (this.db.isInTransaction()) await this.db.execProtocolRaw(ROLLBACK);
@@ -262,6 +269,7 @@ export class EmbeddedSocketServer {
     const { handler, messages } = job;
     const output = new PendingOutput(job.onData);
     this.running = job;
+    this.jobsRun++;
     try {
       await this.db.runExclusive(() =>
         this.db.execProtocolRawStream(messages.length === 1 ? messages[0] : Buffer.concat(messages), {

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { Metrics } from '../metrics/metrics';
 import { DatabasePool } from './database-pool';
+import { EmbeddedDatabaseService } from './embedded-database.service';
 import { ReadModel } from './read-model';
 import { JsonRow } from './read-through-cache';
 import { globalStatement } from './statement';
@@ -37,6 +38,13 @@ class FakeDatabase {
   failNext?: Error;
   /** The parameters of every statement sent. */
   readonly sent: unknown[][] = [];
+  /**
+   * An embedded database this process runs counts the jobs it runs (EmbeddedDatabaseService.jobsRun): here a
+   * statement's job runs when it is answered, and a commit is a job. Off: a PostgreSQL server (undefined).
+   */
+  embedded = false;
+  jobs = 0;
+  readonly service = { jobsRun: () => (this.embedded ? this.jobs : undefined) } as unknown as EmbeddedDatabaseService;
 
   readonly pool = {
     query: ({ text: sql }: { text: string }, parameters: unknown[]) =>
@@ -49,7 +57,11 @@ class FakeDatabase {
           parameters,
           sentAt: performance.now(),
           // The snapshot is taken when answered (what is committed by then), or is the log given.
-          answer: (log = this.log) => (failure ? reject(failure) : resolve([this.row(sql, parameters, log)])),
+          answer: (log = this.log) => {
+            this.jobs++;
+            if (failure) reject(failure);
+            else resolve([this.row(sql, parameters, log)]);
+          },
         });
       }),
   } as unknown as DatabasePool;
@@ -61,6 +73,7 @@ class FakeDatabase {
   /** A committed change of `table`: `keys` null for "everything". */
   commit(table: string, keys: string[] | null): number {
     const previous = this.latest;
+    this.jobs++;
     this.log.push({ position: previous + 1, previous, table_name: table, keys });
     return previous + 1;
   }
@@ -97,10 +110,11 @@ const tenant = '00000000-0000-4000-8000-000000000001';
 const other = '00000000-0000-4000-8000-000000000002';
 const token = '00000000-0000-4000-8000-000000000003';
 
-function setUp(entryBytes = 100) {
+function setUp(entryBytes = 100, { embedded = false } = {}) {
   const database = new FakeDatabase();
+  database.embedded = embedded;
   const metrics = new Metrics();
-  const model = new ReadModel(database.pool, metrics, { readModelCacheMb: 1 } as AppConfig, tracingOff(metrics));
+  const model = new ReadModel(database.pool, metrics, { readModelCacheMb: 1 } as AppConfig, tracingOff(metrics), database.service);
   const statuses = model.cache<string, string | null>({
     name: 'tenants',
     table: 'tenants',
@@ -182,6 +196,47 @@ describe('ReadModel: one statement, the change log, and what memory may answer',
     await settled();
     await database.answerAll();
     expect(await read).toBe('disabled');
+  });
+
+  it('on the embedded database it runs, asks nothing while no job has run since its last statement ran alone', async () => {
+    const { database, statuses } = setUp(100, { embedded: true });
+    database.rows.set(`tenants:${tenant}`, [{ status: 'active' }]);
+    await answered(database, statuses.get(tenant));
+    const sent = database.sent.length;
+    for (let i = 0; i < 3; i++) expect(await statuses.get(tenant, performance.now())).toBe('active');
+    expect(database.sent).toHaveLength(sent);
+    // Anything run on the database since (here a commit): the next request's statement reads it.
+    database.commit('tenants', [tenant]);
+    database.rows.set(`tenants:${tenant}`, [{ status: 'disabled' }]);
+    expect(await answered(database, statuses.get(tenant, performance.now()))).toBe('disabled');
+    const afterChange = database.sent.length;
+    expect(afterChange).toBeGreaterThan(sent);
+    expect(await statuses.get(tenant, performance.now())).toBe('disabled');
+    expect(database.sent).toHaveLength(afterChange);
+  });
+
+  it('on the embedded database, a statement that did not run alone leaves the next request its own statement', async () => {
+    const { database, statuses } = setUp(100, { embedded: true });
+    database.rows.set(`tenants:${tenant}`, [{ status: 'active' }]);
+    await answered(database, statuses.get(tenant));
+    database.commit('tenants', []);
+    const read = statuses.get(tenant, performance.now());
+    await settled();
+    database.jobs++; // another connection's job, run while the statement was out: it may have committed after it
+    await database.answerAll();
+    expect(await read).toBe('active');
+    const sent = database.sent.length;
+    expect(await answered(database, statuses.get(tenant, performance.now()))).toBe('active');
+    expect(database.sent).toHaveLength(sent + 1);
+  });
+
+  it('on a PostgreSQL server, every request still has a statement sent after it arrived', async () => {
+    const { database, statuses } = setUp();
+    database.rows.set(`tenants:${tenant}`, [{ status: 'active' }]);
+    await answered(database, statuses.get(tenant));
+    const sent = database.sent.length;
+    expect(await answered(database, statuses.get(tenant, performance.now()))).toBe('active');
+    expect(database.sent).toHaveLength(sent + 1);
   });
 
   it('shares one statement among requests that arrived before it was sent', async () => {

@@ -6,6 +6,7 @@ import { Metrics } from '../metrics/metrics';
 import { ATTRIBUTE } from '../tracing/span-attributes';
 import { markFailed, Tracing } from '../tracing/tracing';
 import { DatabasePool } from './database-pool';
+import { EmbeddedDatabaseService } from './embedded-database.service';
 import { AsOf, asOfCall } from './read-scope';
 import { globalStatement } from './statement';
 import { ChangedTable, ChangeFeed, ChangeSubscriber, JsonRow, LoadResult, ReadModelQuery, ReadThroughCache, ReadThroughCacheOptions, ReadTrace, SharedMemory } from './read-through-cache';
@@ -94,6 +95,13 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   private appliedAt = 0;
   /** The latest-started statement that has been applied. */
   private lastSynced = -Infinity;
+  /**
+   * The embedded database this process runs: its count of jobs run (EmbeddedDatabaseService.jobsRun) when the
+   * last statement applied was the only job between its start and its answer, so memory was exact as of its
+   * answer. While the count still stands there, nothing has run since, so nothing was committed: a request is
+   * answered from memory with no statement (docs/decisions.md, "Reads from memory"). Undefined otherwise.
+   */
+  private quietAt?: number;
   private readonly inFlight = new Set<Statement>();
   private next?: Statement;
   private pruneTimer?: NodeJS.Timeout;
@@ -105,6 +113,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     private readonly metrics: Metrics,
     config: AppConfig,
     private readonly tracing: Tracing,
+    private readonly embedded: EmbeddedDatabaseService,
   ) {
     // Bounded by size only (no `max`), so lru-cache does not allocate room for every entry up front.
     this.memory = new LRUCache({ maxSize: config.readModelCacheMb * 1024 * 1024, sizeCalculation: (entry) => Math.max(1, entry.size) });
@@ -171,6 +180,7 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
   async synced(asOf?: AsOf): Promise<void> {
     const since = asOfCall(asOf);
     if (this.lastSynced >= since) return;
+    if (this.quietAt !== undefined && this.quietAt === this.embedded.jobsRun()) return;
     for (const statement of this.inFlight) {
       if (statement.startedAt !== undefined && statement.startedAt >= since) return statement.done;
     }
@@ -226,12 +236,16 @@ export class ReadModel implements ChangeFeed, OnApplicationBootstrap, OnApplicat
     const byKind = new Map<string, Load[]>();
     for (const load of loads) byKind.set(load.sql, [...(byKind.get(load.sql) ?? []), load]);
     const kinds = [...byKind.keys()];
+    const jobsBefore = this.embedded.jobsRun();
     this.pool.query(statementOf(kinds), [from, ...kinds.map((kind) => [...new Set(byKind.get(kind)!.map((load) => load.key))])]).then(
       ([row]) => {
         this.inFlight.delete(statement);
         const latest = Number(row.latest);
         this.catchUp(statement.startedAt!, latest, (row.changes as Change[] | null) ?? []);
         if (statement.startedAt! > this.lastSynced) this.lastSynced = statement.startedAt!;
+        // Its own job only, between its start and now: it read everything committed so far.
+        const jobsAfter = this.embedded.jobsRun();
+        this.quietAt = jobsBefore !== undefined && jobsAfter === jobsBefore + 1 ? jobsAfter : undefined;
         kinds.forEach((kind, index) => {
           const read = new Map((row[`k${index}`] as [string, JsonRow[] | null][] | null ?? []).map(([key, rows]) => [key, rows ?? []]));
           for (const load of byKind.get(kind)!) load.resolve({ latest, rows: read.get(load.key) ?? [], startedAt: statement.startedAt! });

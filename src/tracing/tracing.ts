@@ -111,10 +111,11 @@ export class Tracing implements ExportObserver, OnApplicationShutdown {
 
   /**
    * `work` inside a span under `parent`, ended when it settles; a thrown error marks it failed with the error's
-   * kind (its name), never its message. Not recording: `work` runs as it is.
+   * kind (its name), never its message. Not recording: `work` runs as it is, and a new trace context is made only if
+   * it asks for `trace` without a parent given (a request that logs nothing and calls no receiver makes none).
    */
   async span<T>(parent: TraceParent | undefined, name: string, attributes: Attributes, work: (started: StartedSpan) => Promise<T>): Promise<T> {
-    if (!this.tracer) return work({ trace: parent ?? startTrace() });
+    if (!this.tracer) return work(parent ? { trace: parent } : untraced());
     const started = this.start(parent, name, attributes);
     try {
       return await work(started);
@@ -191,4 +192,14 @@ function withoutCredentials(url: string): string {
   } catch {
     return 'the configured endpoint';
   }
+}
+
+/** Not recording, with no parent: a new trace, made when `trace` is first read, if ever. */
+function untraced(): StartedSpan {
+  let made: TraceParent | undefined;
+  return {
+    get trace(): TraceParent {
+      return (made ??= startTrace());
+    },
+  };
 }
