@@ -60,6 +60,7 @@ describe('OpenAPI description', () => {
       'GET /api/v1/admin/tenants/{tenant_id}',
       'GET /api/v1/admin/tenants/{tenant_id}/actions',
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}',
+      'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/circuit',
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/executions',
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/executions/{execution_id}',
       'GET /api/v1/admin/tenants/{tenant_id}/actions/{action_name}/log-settings',
@@ -126,7 +127,7 @@ describe('OpenAPI description', () => {
         // The console's calls (issue 13): sessions, portal links, a tenant's actions and executions.
         'signIn', 'getSession', 'signOut', 'createPortalLink', 'redeemPortalLink', 'inspectPortalLink',
         'listTenantActions', 'createTenantAction', 'getTenantAction', 'updateTenantAction', 'deleteTenantAction',
-        'executeTenantAction', 'listTenantActionExecutions', 'getTenantActionExecution',
+        'executeTenantAction', 'listTenantActionExecutions', 'getTenantActionExecution', 'getTenantActionCircuit',
         // The delivery log (issue 29).
         'getExecution', 'replayExecution', 'listTenantExecutions', 'getExecutionStats', 'getLogSettings', 'updateLogSettings',
         'replayTenantActionExecution', 'getTenantActionLogSettings', 'updateTenantActionLogSettings',
