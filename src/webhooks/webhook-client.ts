@@ -16,6 +16,11 @@ export const BASE_REQUEST_HEADERS: Readonly<Record<string, string>> = Object.fre
  * receiver that drips its answer, no redirects, a capped read of the answer, and every connection made through
  * the destination guard's lookup.
  */
+/** How much later than a call's deadline undici's own header and body timeouts fire (they are a backstop). */
+const UNDICI_BACKSTOP_MS = 1_000;
+/** undici's own timeouts: a call that met one ran out of time, whichever timer noticed first. */
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 @Injectable()
 export class WebhookClient implements OnApplicationShutdown {
   private readonly agent: Agent;
@@ -29,8 +34,11 @@ export class WebhookClient implements OnApplicationShutdown {
     this.timeoutMs = config.webhook.timeoutMs;
     this.agent = new Agent({
       connect: { lookup: guard.lookup, timeout: Math.min(10_000, this.timeoutMs) },
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
+      // A backstop only: the call's own deadline (send) decides. undici's timers tick every half second and may
+      // fire up to that much early, so at the same value they sometimes beat the deadline and a timeout was told
+      // as "unreachable (no answer in time)".
+      headersTimeout: this.timeoutMs + UNDICI_BACKSTOP_MS,
+      bodyTimeout: this.timeoutMs + UNDICI_BACKSTOP_MS,
       keepAliveTimeout: 10_000,
     });
   }
@@ -88,7 +96,7 @@ export class WebhookClient implements OnApplicationShutdown {
       // `body` undefined: an answer that cannot be decoded has no readable body (an invalid response body).
       return { kind: 'answered', status: response.statusCode, body: decoded, headers: response.headers, retryAfterMs, durationMs: elapsed() };
     } catch (error) {
-      if (signal.aborted) return { kind: 'timed_out', timeoutMs: this.timeoutMs, durationMs: elapsed() };
+      if (signal.aborted || UNDICI_TIMEOUTS.has((error as { code?: string }).code ?? '')) return { kind: 'timed_out', timeoutMs: this.timeoutMs, durationMs: elapsed() };
       // A refused destination will be refused again: retrying it only delays the answer.
       const retryable = !(error instanceof RefusedDestinationError);
       return { kind: 'unreachable', reason: describeFailure(error), retryable, durationMs: elapsed() };
@@ -197,9 +205,6 @@ function describeFailure(error: unknown): string {
       return 'host unreachable';
     case 'UND_ERR_CONNECT_TIMEOUT':
       return 'connect timed out';
-    case 'UND_ERR_HEADERS_TIMEOUT':
-    case 'UND_ERR_BODY_TIMEOUT':
-      return 'no answer in time';
     default:
       if (code && /CERT|TLS|SSL|SELF_SIGNED/.test(code)) return `TLS error: ${code}`;
       return code ? `network error: ${code}` : 'network error';
