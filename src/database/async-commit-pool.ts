@@ -17,6 +17,19 @@ export function asyncCommitPool(settings: DatabaseSettings): Pool | undefined {
 }
 
 /**
+ * On the embedded database, one connection of its own for statements it prepares (AsyncCommitWrites), kept open:
+ * PGlite is one session, where a name a connection prepared stays known to all, so a connection opened again
+ * would find its statements prepared already (PreparedStatements then goes on unprepared). Commits there cost
+ * no flush (PGlite runs with fsync off): the point is planning once. `undefined` on a PostgreSQL server.
+ */
+export function embeddedPreparingConnection(settings: DatabaseSettings): Pool | undefined {
+  if (!settings.embedded) return undefined;
+  const pool = new Pool({ ...settings.poolOptions(), connectionString: settings.url, max: 1, idleTimeoutMillis: 0 });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/**
  * Connections whose prepared statements always take their generic plan (`plan_cache_mode = force_generic_plan`),
  * for reads whose planning costs more than running them: the delivery log's lists, which read every partition kept
  * (about 40), whose planning took several times as long as running them (docs/benchmarks.md, "The log's lists:

@@ -19,11 +19,12 @@ import { AsyncExecutionWorker } from './async-execution-worker';
 import { ExecutionLogPartitions } from './log-partitions';
 import { ParameterValidators } from './parameter-validators';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
+import { AsyncCommitWrites } from './async-commit-writes';
 
 /** Running actions, now or from the job queue, and their stored log (partitions, retention, rollups), as services without routes. */
 @Module({
   imports: [TypeOrmModule.forFeature([Execution]), TenantTablesModule, ActionsModule, WebhooksModule, TracingModule, MetricsModule, RateLimitModule, TenancyModule],
-  providers: [ExecutionsRepository, ExecutionsService, ExecutionLogService, ExecutionLogPartitions, ExecutionLogMaintenance, ParameterValidators, ExecutionReplaysRepository, BulkReplays, ExecutionJobs, AsyncExecutionWorker, IdempotencyKeysRepository],
+  providers: [ExecutionsRepository, ExecutionsService, ExecutionLogService, ExecutionLogPartitions, ExecutionLogMaintenance, ParameterValidators, ExecutionReplaysRepository, BulkReplays, ExecutionJobs, AsyncExecutionWorker, IdempotencyKeysRepository, AsyncCommitWrites],
   exports: [ExecutionsService, ExecutionLogService, ExecutionLogMaintenance, BulkReplays],
 })
 export class ExecutionsModule {}

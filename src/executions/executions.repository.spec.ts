@@ -1,9 +1,11 @@
+import { Logger } from '@nestjs/common';
 import type { TenantTables } from '../tenancy/tenant-tables';
 import { DatabaseSettings } from '../database/database-settings';
 import { DatabasePool } from '../database/database-pool';
 import { Execution } from './execution.entity';
 import { ExecutionsRepository } from './executions.repository';
 import { ExecutionLogPartitions } from './log-partitions';
+import { AsyncCommitWrites } from './async-commit-writes';
 
 function execution(): Execution {
   return Object.assign(new Execution(), {
@@ -26,19 +28,25 @@ function execution(): Execution {
 
 describe('ExecutionsRepository: the log written through a pooler that loses prepared statements', () => {
   it('stores the batch all the same, and writes without prepared statements from then on', async () => {
-    const repository = new ExecutionsRepository(new DatabaseSettings('postgres://unused', true, 1, 1_000), {} as DatabasePool, {} as ExecutionLogPartitions, {} as TenantTables);
+    const settings = new DatabaseSettings('postgres://unused', true, 1, 1_000);
+    const writes = new AsyncCommitWrites(settings, {} as DatabasePool);
+    const repository = new ExecutionsRepository(settings, {} as DatabasePool, {} as ExecutionLogPartitions, {} as TenantTables, writes);
     const calls: Array<{ named: boolean }> = [];
     const lost = Object.assign(new Error('prepared statement "agw_log_insert" does not exist'), { code: '26000' });
     // The log's own connections (a server's asynchronous-commit pool), standing in for a pooler in transaction mode.
-    (repository as unknown as { logPool: unknown }).logPool = {
+    (writes as unknown as { pool: unknown }).pool = {
       query: (statement: unknown) => {
         const named = typeof statement === 'object' && statement !== null && 'name' in statement;
         calls.push({ named });
         return named ? Promise.reject(lost) : Promise.resolve({ rows: [] });
       },
     };
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     await expect(repository.insert({ execution: execution() })).resolves.toBe('stored');
     await expect(repository.insert({ execution: { ...execution(), id: '019ac4a0-0000-7000-8000-000000000002' } as Execution })).resolves.toBe('stored');
     expect(calls).toEqual([{ named: true }, { named: false }, { named: false }]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][1]).toMatch(/lost a prepared statement .* written without prepared statements/);
+    warn.mockRestore();
   });
 });

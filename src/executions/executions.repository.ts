@@ -2,12 +2,12 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } 
 import type { Pool } from 'pg';
 import { BatchQueue, ItemFailed } from '../common/batch-queue';
 import { TenantId } from '../common/tenant-id';
-import { asyncCommitPool, genericPlanPool } from '../database/async-commit-pool';
+import { genericPlanPool } from '../database/async-commit-pool';
 import { DatabasePool } from '../database/database-pool';
 import { DatabaseSettings } from '../database/database-settings';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { PreparedStatements } from '../database/prepared-statements';
-import { globalStatement, prepared, Statement } from '../database/statement';
+import { globalStatement, prepared } from '../database/statement';
 import { tenantStatement, TenantStatement } from '../tenancy/tenant-statement';
 import { TenantTransaction } from '../tenancy/tenant-lock';
 import { TenantTables } from '../tenancy/tenant-tables';
@@ -15,6 +15,7 @@ import { uuidV7Time } from '../common/uuid';
 import { AttemptRecord, Execution, ExecutionStatus } from './execution.entity';
 import { ExecutionPayload, StoredExecutionPayload, withRequestHeaders } from './execution-payload';
 import { ExecutionLogPartitions } from './log-partitions';
+import { AsyncCommitWrite, AsyncCommitWrites } from './async-commit-writes';
 import { RollupBuffer, RollupCounts, RollupRows, TENANT_TOTAL } from './rollup-buffer';
 
 export { TENANT_TOTAL };
@@ -177,15 +178,9 @@ const LIST_SQL = new Map(
  */
 @Injectable()
 export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplicationShutdown {
-  /** Outcomes are a delivery log: written with asynchronous commits where the database allows a second pool. */
-  private readonly logPool?: Pool;
   /** The log's lists and statistics: prepared, with generic plans, where the database allows a pool of their own. */
   private readonly readPool?: Pool;
   private readonly logger = new Logger('ExecutionLog');
-  /** The log's statements are prepared on its connections, unless a pooler in between loses them. */
-  private readonly logPrepared = new PreparedStatements(true, (code) =>
-    this.logger.warn({ code }, 'the database connection lost a prepared statement (a pooler in transaction mode?): the log is written without prepared statements'),
-  );
   private readonly readPrepared = new PreparedStatements(true, (code) =>
     this.logger.warn({ code }, 'the database connection lost a prepared statement (a pooler in transaction mode?): the log is read without prepared statements'),
   );
@@ -202,8 +197,9 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
     private readonly pool: DatabasePool,
     private readonly partitions: ExecutionLogPartitions,
     private readonly tables: TenantTables,
+    /** Outcomes are a delivery log: written with asynchronous commits where the database allows a second pool. */
+    private readonly writes: AsyncCommitWrites,
   ) {
-    this.logPool = asyncCommitPool(settings);
     this.readPool = genericPlanPool(settings);
   }
 
@@ -216,7 +212,7 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
     this.rollups.stop();
     // Those of executions stored since (a webhook call that ended during the shutdown), if the database still answers.
     if (this.rollups.size > 0) await this.flushRollups().catch((error: unknown) => this.logger.warn({ err: error }, 'the delivery log\'s last rollups could not be written at shutdown'));
-    await Promise.all([this.logPool?.end(), this.readPool?.end()]);
+    await Promise.all([this.writes.end(), this.readPool?.end()]);
   }
 
 
@@ -497,7 +493,7 @@ export class ExecutionsRepository implements BeforeApplicationShutdown, OnApplic
    * and the statement tried again.
    */
   private async writeLog(statement: LogWrite, values: unknown[], times: number[]): Promise<void> {
-    const run = () => (this.logPool ? this.logPrepared.query(this.logPool, statement.name, statement.text, values) : this.pool.query(statement, values));
+    const run = () => this.writes.query(statement, values);
     try {
       await run();
     } catch (error) {
@@ -625,7 +621,7 @@ function insertSql(withPayloads: boolean): string {
   return `WITH e AS (${executions}) INSERT INTO execution_payloads (${PAYLOAD_COLUMNS}) ${rowsOf('execution_payloads', PAYLOAD_COLUMNS, 2)}`;
 }
 /** A write of the log, about every tenant whose rows it carries, prepared under its own name on the log's connections. */
-type LogWrite = Statement<unknown[]> & { readonly name: string };
+type LogWrite = AsyncCommitWrite<unknown[]>;
 const logWrite = (name: string, why: string, text: string): LogWrite => ({ ...globalStatement<unknown[]>(why, text), name });
 const BATCH_WHY = 'executions finishing together are stored in one statement, whatever their tenants; each row carries its own';
 const INSERT_SQL = logWrite('agw_log_insert', BATCH_WHY, insertSql(false));

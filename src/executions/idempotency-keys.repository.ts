@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { TenantId } from '../common/tenant-id';
 import { DatabasePool } from '../database/database-pool';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
+import { prepared } from '../database/statement';
 import { tenantStatement } from '../tenancy/tenant-statement';
+import { AsyncCommitWrites } from './async-commit-writes';
 
 /** What a key stands for: the execution it made, and whether that was accepted to run in the background. */
 export interface KeyedExecution {
@@ -37,9 +39,10 @@ interface KeyRow {
 const KEY_COLUMNS = 'fingerprint, execution_id, execution_created_at, respond_async, leased_until';
 /**
  * The claim: a new key is inserted, an expired one (older than `$9`, not deleted yet by the maintenance) is taken
- * over as if new; a live one is left as it is and nothing is returned.
+ * over as if new; a live one is left as it is and nothing is returned. Prepared, and committed asynchronously where
+ * the database allows (AsyncCommitWrites): it is on every keyed execute's path before the call.
  */
-const CLAIM_SQL = tenantStatement<
+const CLAIM_SQL = prepared(tenantStatement<
   [key: string, fingerprint: Buffer, executionId: string, executionCreatedAt: Date, respondAsync: boolean, now: Date, leasedUntil: Date, expiredBefore: Date],
   { execution_id: string }
 >(
@@ -47,7 +50,7 @@ const CLAIM_SQL = tenantStatement<
     `VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tenant_id, idempotency_key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, ` +
     `execution_id = EXCLUDED.execution_id, execution_created_at = EXCLUDED.execution_created_at, respond_async = EXCLUDED.respond_async, ` +
     `created_at = EXCLUDED.created_at, leased_until = EXCLUDED.leased_until WHERE idempotency_keys.created_at < $9 RETURNING execution_id`,
-);
+));
 const FIND_SQL = tenantStatement<[key: string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM idempotency_keys WHERE tenant_id = $1 AND idempotency_key = $2`);
 /**
  * A lease that ran out by `now` (its run stopped before storing anything) taken over; of two retries taking it over
@@ -63,11 +66,17 @@ const KEY_OF_SQL = tenantStatement<[executionId: string], { idempotency_key: str
 
 /**
  * Idempotency keys (`idempotency_keys`, docs/decisions.md "Idempotency keys"), each read and written as its
- * tenant's. A key is claimed in the database before its call is made, so every replica agrees on who runs it.
+ * tenant's. A key is claimed in the database before its call is made, so every replica agrees on who runs it. The
+ * claim is committed asynchronously on a PostgreSQL server (AsyncCommitWrites): other connections see it as soon as
+ * it returns; only a crash of the database server in the fraction of a second before its WAL record is flushed
+ * could lose it. Everything else here commits synchronously.
  */
 @Injectable()
 export class IdempotencyKeysRepository {
-  constructor(private readonly pool: DatabasePool) {}
+  constructor(
+    private readonly pool: DatabasePool,
+    private readonly writes: AsyncCommitWrites,
+  ) {}
 
   /** True when the key is now this claim's (new, or expired and taken over); false when a live key holds it. */
   @GenerateSql({
@@ -87,7 +96,7 @@ export class IdempotencyKeysRepository {
   })
   async claim(tenantId: TenantId, key: string, claim: KeyClaim): Promise<boolean> {
     const { fingerprint, executionId, executionCreatedAt, respondAsync, now, leasedUntil, expiredBefore } = claim;
-    const rows = await this.pool.query(CLAIM_SQL, [tenantId, key, fingerprint, executionId, executionCreatedAt, respondAsync, now, leasedUntil, expiredBefore]);
+    const rows = await this.writes.query(CLAIM_SQL, [tenantId, key, fingerprint, executionId, executionCreatedAt, respondAsync, now, leasedUntil, expiredBefore]);
     return rows.length > 0;
   }
 
