@@ -125,6 +125,36 @@ describe('idempotency keys on execute', () => {
     expect(callsTo(name)).toHaveLength(1);
   });
 
+  it('answers a retry made after the schema was tightened with the stored execution (409 while it runs); a new request it refuses claims nothing', async () => {
+    const first = await execute('tight-1');
+    expect(first.status).toBe(200);
+    const held = new Held();
+    receiver.behaviour = held.behaviour;
+    const running = execute('tight-2');
+    await eventually(() => expect(held.responses).toHaveLength(1));
+
+    receiver.behaviour = ok;
+    const json_schema = { type: 'object', properties: { city: { type: 'string' }, country: { type: 'string' } }, required: ['city', 'country'] };
+    expect((await gateway(testApp, 'PUT', `/actions/${name}`, { token: tenant.jwt, body: { json_schema } })).status).toBe(200);
+    const refused = { error: 'Invalid parameters', details: expect.stringContaining('country') };
+
+    const again = await execute('tight-1');
+    expect([again.status, again.body, again.headers.get('idempotent-replayed')]).toEqual([200, first.body, 'true']);
+    const whileRunning = await execute('tight-2');
+    expect([whileRunning.status, whileRunning.headers.get('retry-after')]).toEqual([409, '1']);
+    receiver.behaviour = held.behaviour;
+    held.release();
+    expect((await running).status).toBe(200);
+    // Other parameters under a used key, and a new key, get what the checks say; the new key stays free.
+    expect([(await execute('tight-1', { city: 'Bergen' })).status, (await execute('tight-1', { city: 'Bergen' })).body]).toEqual([400, refused]);
+    const fresh = await execute('tight-3');
+    expect([fresh.status, fresh.body]).toEqual([400, refused]);
+    expect((await storedKeys()).map((row) => row.idempotency_key)).toEqual(['tight-1', 'tight-2']);
+    receiver.behaviour = ok;
+    expect((await execute('tight-3', { city: 'Oslo', country: 'NO' })).status).toBe(200);
+    expect(callsTo(name)).toHaveLength(3);
+  });
+
   it('makes one call for ten concurrent copies of a keyed request', async () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => execute('burst-1')));
     expect(answers.filter((response) => response.status === 200).length).toBeGreaterThanOrEqual(1);

@@ -38,7 +38,7 @@ import {
   PayloadNotLoggedError,
   TooManyUnfinishedExecutionsError,
 } from './executions.errors';
-import { IdempotencyKeysRepository, KeyedExecution } from './idempotency-keys.repository';
+import { IdempotencyKeysRepository, KeyedExecution, StoredKey } from './idempotency-keys.repository';
 import { IDEMPOTENCY_KEY_RETENTION_MS, requestFingerprint } from './idempotency';
 import { ExecutionsRepository, ExecutionToStore } from './executions.repository';
 import { ParameterValidators } from './parameter-validators';
@@ -103,7 +103,9 @@ export class ExecutionsService {
    * stored (`replayed`, and `accepted` as its first request was), or 422 when it came with another action or other
    * parameters, or 409 while its first request has stored nothing yet. A first request that stopped before storing
    * its execution (its replica died) holds the key for KEY_LEASE_MARGIN_MS past the webhook budget; a retry after
-   * that makes the call, under the same execution id, so the receiver sees the same webhook-id.
+   * that makes the call, under the same execution id, so the receiver sees the same webhook-id. A retry the checks
+   * now refuse (the action's schema tightened, its HMAC keys revoked since the first request) still answers the
+   * key's stored execution, or 409 while it runs: the key is looked up only then, off the path of a request that passes.
    */
   async run(
     tenantId: TenantId,
@@ -117,7 +119,19 @@ export class ExecutionsService {
       const execution = respondAsync ? await this.accept(tenantId, actionName, parameters, asOf, trace) : await this.execute(tenantId, actionName, parameters, asOf, trace);
       return { execution, accepted: respondAsync, replayed: false };
     }
-    const ready = await this.prepare(tenantId, actionName, parameters, asOf, trace);
+    let ready: Prepared;
+    try {
+      ready = await this.prepare(tenantId, actionName, parameters, asOf, trace);
+    } catch (error) {
+      if (!(error instanceof InvalidParametersError || error instanceof NoActiveHmacKeyError)) throw error;
+      // A retry of a request made before the schema was tightened (or the keys revoked): its answer, if it has one.
+      const held = await this.keys.find(tenantId, key);
+      if (!held?.fingerprint.equals(requestFingerprint(actionName, parameters))) throw error;
+      const answer = await this.storedAnswer(tenantId, held);
+      if (answer) return answer;
+      if (held.leasedUntil > this.clock.now()) throw new IdempotencyKeyInUseError(key, RETRY_KEY_IN_USE_SECONDS);
+      throw error;
+    }
     const now = this.clock.now();
     const fingerprint = requestFingerprint(ready.action.name, parameters);
     const leasedUntil = new Date(now.getTime() + this.config.webhook.timeoutMs + KEY_LEASE_MARGIN_MS);
@@ -128,8 +142,8 @@ export class ExecutionsService {
       // Deleted by the maintenance between the two statements: as good as in use, for a moment.
       if (!held) throw new IdempotencyKeyInUseError(key, RETRY_KEY_IN_USE_SECONDS);
       if (!held.fingerprint.equals(fingerprint)) throw new IdempotencyKeyReusedError(key);
-      const stored = await this.executions.findAt(tenantId, held.executionId, held.executionCreatedAt);
-      if (stored) return { execution: mapExecution(stored), accepted: held.respondAsync, replayed: true };
+      const answer = await this.storedAnswer(tenantId, held);
+      if (answer) return answer;
       ours = held.leasedUntil <= now && (await this.keys.takeOver(tenantId, key, now, respondAsync, leasedUntil)) ? { ...held, respondAsync } : undefined;
       if (!ours) throw new IdempotencyKeyInUseError(key, RETRY_KEY_IN_USE_SECONDS);
     }
@@ -143,6 +157,12 @@ export class ExecutionsService {
       if (error instanceof TooManyUnfinishedExecutionsError) await this.keys.release(tenantId, key, ours.executionId);
       throw error;
     }
+  }
+
+  /** A held key's execution as stored, answered again (`accepted` as its first request was); undefined before it is stored. */
+  private async storedAnswer(tenantId: TenantId, held: StoredKey): Promise<ExecuteAnswer | undefined> {
+    const stored = await this.executions.findAt(tenantId, held.executionId, held.executionCreatedAt);
+    return stored && { execution: mapExecution(stored), accepted: held.respondAsync, replayed: true };
   }
 
   /**

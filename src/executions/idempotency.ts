@@ -48,7 +48,8 @@ export const ApiIdempotencyKey = () =>
         '(whichever the action). The same key with the same action and parameters answers the execution it made, with the same id, body and ' +
         'status and `Idempotent-Replayed: true`, without calling the receiver again; with other parameters or another action, 422; while its first ' +
         'request is still running, 409 with Retry-After. The receiver\'s webhook-id is the execution\'s id, so it is the same on every retry. ' +
-        'With `Prefer: respond-async`, a retry answers the same accepted execution (202) as it goes on.',
+        'With `Prefer: respond-async`, a retry answers the same accepted execution (202) as it goes on. A retry that the checks would now refuse ' +
+        '(the schema tightened since) still answers the stored execution; a request they refuse claims no key.',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$', example: '5f0c7d3e-8f0b-4b7e-9d43-1f2a3b4c5d6e' },
     }),
     ApiErrors(422),
