@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 declare const declaredOnce: unique symbol;
 
 /**
- * A statement written by hand, with the types of its parameters (`$1`, `$2`, ...) and of the rows it returns. `DatabasePool` and
- * `TenantTransaction` run only these, never a bare string, so every statement is declared once, in a `*.sql.ts`
+ * A statement written by hand, with the types of its parameters (`$1`, `$2`, ...) and of the rows it returns. `DatabasePool`,
+ * `TenantTransaction` and `DedicatedConnection` run only these, never a bare string, so every statement is declared once, in a `*.sql.ts`
  * module, as one of two kinds:
  * - about one tenant's rows: `tenantStatement` (src/tenancy/tenant-statement.ts), whose `$1` is a `TenantId`, so
  *   it cannot be run without the tenant;
@@ -24,6 +24,9 @@ export interface Statement<Params extends readonly unknown[], Row = unknown> {
   /** Never set: carries the types for the compiler, which checks a statement's parameters where it runs. */
   readonly types?: { parameters: (parameters: Params) => void; row: Row };
 }
+
+/** A statement's parameters as the one argument after it, which a statement without parameters may leave out. */
+export type ParametersOf<Params extends readonly unknown[]> = Params extends readonly [] ? [] : [parameters: NoInfer<Params>];
 
 /**
  * The same statement, named, for connections that prepare it once (PreparedStatements): a statement whose planning

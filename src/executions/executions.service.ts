@@ -40,7 +40,8 @@ import {
 } from './executions.errors';
 import { IdempotencyKeysRepository, KeyedExecution } from './idempotency-keys.repository';
 import { IDEMPOTENCY_KEY_RETENTION_MS, requestFingerprint } from './idempotency';
-import { ExecutionsRepository, ExecutionToStore } from './executions.repository';
+import { ExecutionReadsRepository } from './execution-reads.repository';
+import { ExecutionToStore, ExecutionWritesRepository } from './execution-writes.repository';
 import { ParameterValidators } from './parameter-validators';
 
 /** The inexact numbers an error names: enough to find them, not a second copy of a 1 MB body. */
@@ -80,7 +81,8 @@ export class ExecutionsService {
     private readonly actions: ActionsService,
     private readonly validators: ParameterValidators,
     private readonly webhooks: WebhookService,
-    private readonly executions: ExecutionsRepository,
+    private readonly executions: ExecutionWritesRepository,
+    private readonly stored: ExecutionReadsRepository,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -128,7 +130,7 @@ export class ExecutionsService {
       // Deleted by the maintenance between the two statements: as good as in use, for a moment.
       if (!held) throw new IdempotencyKeyInUseError(key, RETRY_KEY_IN_USE_SECONDS);
       if (!held.fingerprint.equals(fingerprint)) throw new IdempotencyKeyReusedError(key);
-      const stored = await this.executions.findAt(tenantId, held.executionId, held.executionCreatedAt);
+      const stored = await this.stored.findAt(tenantId, held.executionId, held.executionCreatedAt);
       if (stored) return { execution: mapExecution(stored), accepted: held.respondAsync, replayed: true };
       ours = held.leasedUntil <= now && (await this.keys.takeOver(tenantId, key, now, respondAsync, leasedUntil)) ? { ...held, respondAsync } : undefined;
       if (!ours) throw new IdempotencyKeyInUseError(key, RETRY_KEY_IN_USE_SECONDS);
@@ -277,7 +279,7 @@ export class ExecutionsService {
 
   /** An accepted execution that fails without a call, saying `why`; false when it had finished meanwhile. */
   private async failUnrun(tenantId: TenantId, job: ExecutionJob, before: Pick<Execution, 'attempts' | 'attemptLog'>, why: string): Promise<boolean> {
-    const row = await this.executions.find(tenantId, job.executionId, new Date(0));
+    const row = await this.stored.find(tenantId, job.executionId, new Date(0));
     if (!row) return false;
     return this.executions.finish(tenantId, { execution: Object.assign(row, { status: 'failed', error: why, attempts: before.attempts, attemptLog: before.attemptLog }) });
   }
@@ -288,7 +290,7 @@ export class ExecutionsService {
    */
   async abandon(job: ExecutionJob): Promise<boolean> {
     const tenantId = await this.tenancy.requireId(job.tenantId).catch(() => undefined);
-    const row = tenantId && (await this.executions.find(tenantId, job.executionId, new Date(0)));
+    const row = tenantId && (await this.stored.find(tenantId, job.executionId, new Date(0)));
     if (!tenantId || !row || !UNFINISHED.includes(row.status)) return false;
     const error = `the execution was interrupted ${MAX_INTERRUPTED_RUNS + 1} times (the replica running it stopped) and is not tried again`;
     return this.executions.finish(tenantId, { execution: Object.assign(row, { status: 'failed', error }) });

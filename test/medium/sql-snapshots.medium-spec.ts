@@ -6,6 +6,7 @@ import { format } from 'sql-formatter';
 import ts from 'typescript';
 import { ConsoleAuthModule } from '../../src/console-auth/console-auth.module';
 import { DummyValue, sqlExamples } from '../../src/database/generate-sql';
+import { LogPartitionsRepository } from '../../src/executions/log-partitions.repository';
 import { startServices, Services } from '../support/medium';
 
 /**
@@ -88,6 +89,11 @@ function section(title: string, { statements, failure }: { statements: string[];
 
 describe('SQL snapshots of the repositories (src/queries/)', () => {
   let services: Services;
+  /** Calls `method`, inside the log upkeep's `withConnection` when an argument stands for its connection (DummyValue.CONNECTION). */
+  const call = (instance: Record<string, (...args: unknown[]) => Promise<unknown>>, method: string, params: readonly unknown[]) =>
+    params.includes(DummyValue.CONNECTION)
+      ? services.get(LogPartitionsRepository).withConnection((connection) => instance[method](...params.map((param) => (param === DummyValue.CONNECTION ? connection : param))))
+      : instance[method](...params);
   const repositories = repositorySources().sort((one, other) => one.file.localeCompare(other.file));
   const fileOf = (repository: RepositorySource) => join(QUERIES, `${basename(repository.file, '.ts')}.sql`);
 
@@ -131,7 +137,7 @@ describe('SQL snapshots of the repositories (src/queries/)', () => {
         for (const method of repository.methods) {
           for (const example of sqlExamples(type).get(method) ?? []) {
             const title = `${repository.className}.${method}${example.name ? ` (${example.name})` : ''}`;
-            sections.push(section(title, await statementsOf(() => instance[method](...example.params))));
+            sections.push(section(title, await statementsOf(() => call(instance, method, example.params))));
           }
         }
         const text = render(repository, sections);
