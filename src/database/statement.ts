@@ -37,11 +37,18 @@ export function prepared<Params extends readonly unknown[], Row>(statement: Stat
   return { ...statement, name: `agw_${createHash('sha256').update(statement.text).digest('hex').slice(0, 24)}` };
 }
 
+type Letter = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm' | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z';
+type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+
 /**
- * A reason, said where a query is about no one tenant: a string the compiler knows to be empty (`''`) does not
- * compile, and `reasonGiven` refuses an empty or blank one at run time.
+ * A reason, said where a query is about no one tenant: a string the compiler sees starting with a letter, a digit
+ * or a quote, so an empty or blank one (`''`, `' '`) does not compile, whatever type arguments the call is given
+ * (a reason typed by an inferred type parameter was `string`, which takes `''`, once the others were given
+ * explicitly: `globalStatement<[id: string]>('', ...)`). A reason the compiler cannot see (a `string` from
+ * elsewhere) does not compile either, unless declared a Reason; `reasonGiven` refuses an empty or blank one at run
+ * time all the same.
  */
-export type Reason<Why extends string> = Why extends '' ? never : Why;
+export type Reason = `${Letter | Uppercase<Letter> | Digit | "'" | '"' | '`' | '('}${string}`;
 
 /** `why`, if it says something; throws where it is empty or blank (the statement or query is then never made). */
 export function reasonGiven(why: string): string {
@@ -50,7 +57,7 @@ export function reasonGiven(why: string): string {
 }
 
 /** A statement that is not about one tenant's rows; `why` says what it is about instead. */
-export function globalStatement<Params extends readonly unknown[] = [], Row = unknown, Why extends string = string>(why: Reason<Why>, text: string): Statement<Params, Row> {
+export function globalStatement<Params extends readonly unknown[] = [], Row = unknown>(why: Reason, text: string): Statement<Params, Row> {
   // eslint-disable-next-line no-restricted-syntax -- one of the two places a statement is made
   return { text, acrossTenants: reasonGiven(why) } as Statement<Params, Row>;
 }

@@ -1,7 +1,7 @@
 // What the statements of the delivery log share (execution-reads.sql.ts, execution-writes.sql.ts,
 // execution-rollups.sql.ts): the columns of `executions` and `execution_payloads`, and the two kinds of statement
 // that run on the log's own pools (ExecutionLogPools).
-import { globalStatement, prepared, Statement } from '../database/statement';
+import { globalStatement, prepared, Reason, Statement } from '../database/statement';
 import { tenantStatement, TenantStatement } from '../tenancy/tenant-statement';
 import type { Execution, ExecutionStatus } from './execution.entity';
 
@@ -42,4 +42,4 @@ export const readOfEveryPartition = <Params extends readonly unknown[], Row>(tex
 
 /** A write of the log, about every tenant whose rows it carries, prepared under its own name on the log's connections. */
 export type LogWrite = Statement<unknown[]> & { readonly name: string };
-export const logWrite = (name: string, why: string, text: string): LogWrite => ({ ...globalStatement<unknown[]>(why, text), name });
+export const logWrite = (name: string, why: Reason, text: string): LogWrite => ({ ...globalStatement<unknown[]>(why, text), name });
