@@ -59,7 +59,7 @@ const { JsonSchemaCompiler } = project(join(ROOT, 'dist/src/actions/json-schema-
 const { SchemaSandbox } = project(join(ROOT, 'dist/src/actions/schema/schema-sandbox.js'));
 const { buildWebhookBody, standardWebhookHeaders } = project(join(ROOT, 'dist/src/webhooks/webhook-signer.js'));
 const { runCheck } = project(join(ROOT, 'dist/src/actions/schema/schema-compilation.js'));
-const { COLUMNS } = project(join(ROOT, 'dist/src/executions/executions.repository.js'));
+const { COLUMNS } = project(join(ROOT, 'dist/src/executions/executions.sql.js'));
 const schemas = new JsonSchemaCompiler(new SchemaSandbox());
 const outbound = new Agent({ keepAliveTimeout: 10_000 });
 

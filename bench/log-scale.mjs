@@ -8,7 +8,7 @@
 //             query: newest page, status=failed (no failures), a since/until window, page 20 of a cursor walk,
 //             the tenant-wide list and its failed filter, a lookup by id (with payload), stats tenant-wide and of
 //             an action
-//   retention a run of the upkeep's retention (the code the service runs, dist/src/executions/log-partitions.js)
+//   retention a run of the upkeep's retention (the code the service runs, dist/src/executions/log-partitions.repository.js)
 //             dropping the partitions past EXECUTION_RETENTION_DAYS (DAYS - 2), while a neighbour tenant runs
 //             executions: its p99 during the run against idle
 //   delete    DELETE of tenant 0's action (half the log), timed; its history is purged in the background
@@ -292,7 +292,9 @@ async function queries(service, big, small) {
  * per-action sums, which the service runs concurrently) counts their sum.
  */
 async function databaseTimes(big, small) {
-  const { ExecutionsRepository } = await import(join(ROOT, 'dist/src/executions/executions.repository.js'));
+  const { ExecutionLogPools } = await import(join(ROOT, 'dist/src/executions/execution-log-pools.js'));
+  const { ExecutionReadsRepository } = await import(join(ROOT, 'dist/src/executions/execution-reads.repository.js'));
+  const { ExecutionRollupsRepository } = await import(join(ROOT, 'dist/src/executions/execution-rollups.repository.js'));
   const { DatabaseSettings } = await import(join(ROOT, 'dist/src/database/database-settings.js'));
   const now = Date.now();
   const keptSince = new Date(now - RETENTION_DAYS * DAY_MS);
@@ -307,8 +309,16 @@ async function databaseTimes(big, small) {
         return (await client.query(statement.text, parameters)).rows;
       },
     };
-    // As the embedded database's settings, so that the repository opens no pool of its own: nothing is written.
-    const repository = new ExecutionsRepository(new DatabaseSettings(databaseUrl(), true, 1, 600_000), pool, undefined);
+    // As the embedded database's settings, so that the log opens no pool of its own: nothing is written.
+    const pools = new ExecutionLogPools(new DatabaseSettings(databaseUrl(), true, 1, 600_000), pool, undefined);
+    const [reads, rollups] = [new ExecutionReadsRepository(pool, pools), new ExecutionRollupsRepository(pools)];
+    const repository = {
+      list: (...args) => reads.list(...args),
+      find: (...args) => reads.find(...args),
+      findPayload: (...args) => reads.findPayload(...args),
+      stats: (...args) => rollups.stats(...args),
+      statsPerAction: (...args) => rollups.statsPerAction(...args),
+    };
     const statements = async (call) => {
       captured = [];
       await call(repository);
@@ -424,17 +434,17 @@ async function executeLoad(service, token, durationS, connections = CONFIG.conne
 async function retention(service, neighbour) {
   const token = bearer(neighbour);
   const idle = await executeLoad(service, token, CONFIG.durationS, 2);
-  const { ExecutionLogPartitions } = await import(join(ROOT, 'dist/src/executions/log-partitions.js'));
+  const { LogPartitionsRepository } = await import(join(ROOT, 'dist/src/executions/log-partitions.repository.js'));
   const { DatabaseSettings } = await import(join(ROOT, 'dist/src/database/database-settings.js'));
-  const partitions = new ExecutionLogPartitions(new DatabaseSettings(databaseUrl(), MODE === 'embedded', 1, 600_000));
+  const partitions = new LogPartitionsRepository(new DatabaseSettings(databaseUrl(), MODE === 'embedded', 1, 600_000));
   const cutoff = new Date(Date.now() - RETENTION_DAYS * DAY_MS);
   let runMs;
   let dropped = [];
   const during = executeLoad(service, token, CONFIG.durationS, 2);
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const started = performance.now();
-  await partitions.withConnection(async (sql) => {
-    for (const table of ['executions', 'execution_payloads', 'execution_stats_daily']) dropped.push(...(await partitions.dropBefore(sql, table, cutoff, MODE === 'postgresql')));
+  await partitions.withConnection(async (session) => {
+    for (const table of ['executions', 'execution_payloads', 'execution_stats_daily']) dropped.push(...(await partitions.dropBefore(table, cutoff, MODE === 'postgresql', session)));
   });
   runMs = round(performance.now() - started, 0);
   const loaded = await during;

@@ -23,7 +23,8 @@ const OR_TRUE = '(tenant_id = $1 OR true)';
 const actions = { file: 'src/actions/actions.repository.ts', sql: 'src/actions/actions.sql.ts', specs: ['test/medium/actions.medium-spec.ts'], e2e: 'test/tenant-boundaries.e2e-spec.ts' };
 const tokens = { file: 'src/auth/api-tokens.repository.ts', sql: 'src/auth/api-tokens.sql.ts', specs: ['test/medium/api-tokens.medium-spec.ts'], e2e: 'test/admin.e2e-spec.ts' };
 const keys = { file: 'src/webhooks/hmac-keys.repository.ts', sql: 'src/webhooks/hmac-keys.sql.ts', specs: ['test/medium/hmac-keys.medium-spec.ts'], e2e: 'test/tenant-boundaries.e2e-spec.ts' };
-const executions = { file: 'src/executions/executions.repository.ts', specs: ['test/medium/executions.medium-spec.ts'], e2e: 'test/execution-log.e2e-spec.ts' };
+const executions = { file: 'src/executions/execution-reads.repository.ts', sql: 'src/executions/execution-reads.sql.ts', specs: ['test/medium/executions.medium-spec.ts'], e2e: 'test/execution-log.e2e-spec.ts' };
+const rollups = { file: 'src/executions/execution-rollups.repository.ts', sql: 'src/executions/execution-rollups.sql.ts', specs: ['test/medium/executions.medium-spec.ts'], e2e: 'test/execution-log.e2e-spec.ts' };
 const replays = { file: 'src/executions/execution-replays.repository.ts', specs: ['test/medium/executions.medium-spec.ts'], e2e: 'test/execution-log.e2e-spec.ts' };
 const readModel = { file: 'src/database/read-model.ts', specs: ['test/medium/actions.medium-spec.ts', 'test/medium/hmac-keys.medium-spec.ts', 'src/database/read-model.spec.ts'], e2e: 'test/tenant-boundaries.e2e-spec.ts' };
 const sessions = { file: 'src/console-auth/console-sessions.repository.ts', specs: ['test/medium/console-sessions.medium-spec.ts'], e2e: 'test/console-sessions.e2e-spec.ts' };
@@ -84,18 +85,19 @@ const MUTATIONS = [
   compile(keys, 'keys.revoke', '`.for(tenantId)` dropped', [['this.keys.for(tenantId).update(', 'this.keys.update(']]),
   behaviour(keys, 'keys.revoke', ACROSS, [['this.keys.for(tenantId).update(', `this.keys.${ACROSS}.update(`]]),
 
-  // ExecutionsRepository (insert takes no tenant: each row of a batch carries its own, a globalStatement)
-  compile(executions, 'executions.list', '`$1` parameter dropped', [['query(statement, [tenantId, ...parameters])', 'query(statement, [...parameters])']]),
-  behaviour(executions, 'executions.list', 'list statement: OR true', [["const where = ['tenant_id = $1'];", `const where = ['${OR_TRUE}'];`]]),
+  // ExecutionReadsRepository and ExecutionRollupsRepository (ExecutionWritesRepository.insert takes no tenant: each
+  // row of a batch carries its own, a globalStatement)
+  compile(executions, 'executions.list', '`$1` parameter dropped', [['LIST_SQL.get(listKey(filters))!, [tenantId, ...parameters])', 'LIST_SQL.get(listKey(filters))!, [...parameters])']]),
+  behaviour(executions, 'executions.list', 'list statement: OR true', [["const where = ['tenant_id = $1'];", `const where = ['${OR_TRUE}'];`]], executions.sql),
   compile(executions, 'executions.find', '`$1` parameter dropped', [['query(FIND_SQL, [tenantId, id, keptSince])', 'query(FIND_SQL, [id, keptSince])']]),
-  behaviour(executions, 'executions.find', 'FIND_SQL: OR true', [['ExecutionRow>(`${SELECT_EXECUTION} WHERE tenant_id = $1 AND id = $2 AND created_at >= $3`)', `ExecutionRow>(\`\${SELECT_EXECUTION} WHERE ${OR_TRUE} AND id = $2 AND created_at >= $3\`)`]]),
-  behaviour(executions, 'executions.find', 'FIND_OF_ACTION_SQL: OR true', [['`${SELECT_EXECUTION} WHERE tenant_id = $1 AND id = $2 AND created_at >= $3 AND action_id = $4`', `\`\${SELECT_EXECUTION} WHERE ${OR_TRUE} AND id = $2 AND created_at >= $3 AND action_id = $4\``]]),
+  behaviour(executions, 'executions.find', 'FIND_SQL: OR true', [['ExecutionRow>(`${SELECT_EXECUTION} WHERE tenant_id = $1 AND id = $2 AND created_at >= $3`)', `ExecutionRow>(\`\${SELECT_EXECUTION} WHERE ${OR_TRUE} AND id = $2 AND created_at >= $3\`)`]], executions.sql),
+  behaviour(executions, 'executions.find', 'FIND_OF_ACTION_SQL: OR true', [['`${SELECT_EXECUTION} WHERE tenant_id = $1 AND id = $2 AND created_at >= $3 AND action_id = $4`', `\`\${SELECT_EXECUTION} WHERE ${OR_TRUE} AND id = $2 AND created_at >= $3 AND action_id = $4\``]], executions.sql),
   compile(executions, 'executions.findPayload', '`$1` parameter dropped', [['[tenantId, execution.id, execution.createdAt]', '[execution.id, execution.createdAt]']]),
-  behaviour(executions, 'executions.findPayload', 'PAYLOAD_SQL: OR true', [['FROM execution_payloads WHERE tenant_id = $1', `FROM execution_payloads WHERE ${OR_TRUE}`]]),
-  compile(executions, 'executions.stats', '`$1` parameter dropped', [['query(STATS_SQL[period], [tenantId, actionId, since])', 'query(STATS_SQL[period], [actionId, since])']]),
-  behaviour(executions, 'executions.stats', 'stats statements: OR true', [['`WHERE tenant_id = $1 AND action_id = $2 AND period_start >= $3 ORDER BY period_start`', `\`WHERE ${OR_TRUE} AND action_id = $2 AND period_start >= $3 ORDER BY period_start\``]]),
-  compile(executions, 'executions.statsPerAction', '`$1` parameter dropped', [['[tenantId, TENANT_TOTAL, since]', '[TENANT_TOTAL, since]']]),
-  behaviour(executions, 'executions.statsPerAction', 'STATS_PER_ACTION_SQL: OR true', [['FROM execution_stats_hourly WHERE tenant_id = $1 AND action_id <> $2', `FROM execution_stats_hourly WHERE ${OR_TRUE} AND action_id <> $2`]]),
+  behaviour(executions, 'executions.findPayload', 'PAYLOAD_SQL: OR true', [['FROM execution_payloads WHERE tenant_id = $1', `FROM execution_payloads WHERE ${OR_TRUE}`]], executions.sql),
+  compile(rollups, 'rollups.stats', '`$1` parameter dropped', [['read(SERIES_SQL, [tenantId, actionId, hoursFrom, daysFrom])', 'read(SERIES_SQL, [actionId, hoursFrom, daysFrom])']]),
+  behaviour(rollups, 'rollups.stats', 'series statement: OR true', [['`FROM ${table} WHERE tenant_id = $1 AND action_id = $2', `\`FROM \${table} WHERE ${OR_TRUE} AND action_id = $2`]], rollups.sql),
+  compile(rollups, 'rollups.statsPerAction', '`$1` parameter dropped', [['[tenantId, TENANT_TOTAL, since]', '[TENANT_TOTAL, since]']]),
+  behaviour(rollups, 'rollups.statsPerAction', 'STATS_PER_ACTION_SQL: OR true', [['FROM execution_stats_hourly WHERE tenant_id = $1 AND action_id <> $2', `FROM execution_stats_hourly WHERE ${OR_TRUE} AND action_id <> $2`]], rollups.sql),
 
   // ExecutionReplaysRepository (insert writes $1 into tenant_id: it has no predicate to lose)
   compile(replays, 'replays.insert', '`$1` parameter dropped', [['[tenantId, id, actionId, actionName, since, until, total, at]', '[id, actionId, actionName, since, until, total, at]']]),

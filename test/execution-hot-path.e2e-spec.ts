@@ -1,6 +1,6 @@
 import { ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
-import { ExecutionsRepository } from '../src/executions/executions.repository';
+import { ExecutionLogPools } from '../src/executions/execution-log-pools';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { ok, Receiver } from './support/receiver';
 import { expectSignedOnlyWith } from './support/signatures';
@@ -117,7 +117,7 @@ describe('the execution hot path: reused definitions and grouped inserts', () =>
   });
 
   it('writes outcomes with asynchronous commits where the database allows a second pool, nothing else', async () => {
-    const logPool = (service.app.get(ExecutionsRepository) as unknown as { logPool?: { query(sql: string): Promise<{ rows: unknown[] }> } }).logPool;
+    const logPool = (service.app.get(ExecutionLogPools) as unknown as { logPool?: { query(sql: string): Promise<{ rows: unknown[] }> } }).logPool;
     expect(await service.app.get(DataSource).query('SHOW synchronous_commit')).toEqual([{ synchronous_commit: 'on' }]);
     if (service.config.databasePoolSize < 2) {
       expect(logPool).toBeUndefined(); // the embedded database: one connection, shared

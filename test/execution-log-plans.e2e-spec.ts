@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { ExecutionsRepository } from '../src/executions/executions.repository';
+import { ExecutionLogPools } from '../src/executions/execution-log-pools';
 import { testDatabase } from './support/database';
 import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
 import { seedExecutions } from './support/log-seed';
@@ -72,7 +72,7 @@ describe('the delivery log\'s lists, prepared', () => {
 
   /** The prepared statements of every connection of the log's reading pool (two, each asked while the other is held). */
   async function preparedForLists(): Promise<PreparedRow[]> {
-    const pool = (testApp.app.get(ExecutionsRepository) as unknown as { readPool?: Pool }).readPool;
+    const pool = (testApp.app.get(ExecutionLogPools) as unknown as { readPool?: Pool }).readPool;
     if (!pool) return [];
     const [first, second] = await Promise.all([pool.connect(), pool.connect()]);
     try {
@@ -105,7 +105,7 @@ describe('the delivery log\'s lists, prepared', () => {
   });
 
   it('keeps the connections of its plans open while idle, so that a lull does not make every plan again', () => {
-    const pool = (testApp.app.get(ExecutionsRepository) as unknown as { readPool?: Pool }).readPool;
+    const pool = (testApp.app.get(ExecutionLogPools) as unknown as { readPool?: Pool }).readPool;
     // The embedded database has no pool of its own for the log's reads.
     expect(pool?.options.idleTimeoutMillis).toBe(testDatabase().embedded ? undefined : 0);
   });

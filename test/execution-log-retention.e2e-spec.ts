@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { Clock } from '../src/common/clock';
-import { ExecutionLogPartitions, LogTable } from '../src/executions/log-partitions';
+import { LogPartitionsRepository, LogTable } from '../src/executions/log-partitions.repository';
 import { migrate, testDatabase } from './support/database';
 import { runMaintenance } from './support/maintenance';
 import { startTestApp, TestApp } from './support/test-app';
@@ -41,7 +41,7 @@ describe('the delivery log retention boundary', () => {
   const clock = new PinnedClock();
   let testApp: TestApp;
   let dataSource: DataSource;
-  let partitions: ExecutionLogPartitions;
+  let partitions: LogPartitionsRepository;
   let ownDatabase: { server: string; name: string } | undefined;
 
   beforeAll(async () => {
@@ -60,7 +60,7 @@ describe('the delivery log retention boundary', () => {
       override: (builder) => builder.overrideProvider(Clock).useValue(clock),
     });
     dataSource = testApp.app.get(DataSource);
-    partitions = testApp.app.get(ExecutionLogPartitions);
+    partitions = testApp.app.get(LogPartitionsRepository);
   });
 
   afterAll(async () => {

@@ -3,7 +3,8 @@ import { ServerResponse } from 'node:http';
 import { DataSource } from 'typeorm';
 import { PageCursors } from '../src/common/page-cursors';
 import { ExecutionLogMaintenance } from '../src/executions/execution-log-maintenance';
-import { ExecutionLogPartitions } from '../src/executions/log-partitions';
+import { ExecutionLogMaintenanceRepository } from '../src/executions/execution-log-maintenance.repository';
+import { LogPartitionsRepository } from '../src/executions/log-partitions.repository';
 import { BulkReplays } from '../src/executions/bulk-replays';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { operatorSession, redeemPortalLink, withSession } from './support/console-session';
@@ -505,7 +506,7 @@ describe('the delivery log', () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
       const execution = (await execute(action.name)).body.execution;
       const old = new Date(Date.now() - 8 * DAY_MS);
-      await testApp.app.get(ExecutionLogPartitions).ensure(old, old);
+      await testApp.app.get(LogPartitionsRepository).ensure(old, old);
       await dataSource.query(`UPDATE executions SET created_at = $2 WHERE id = $1`, [execution.id, old]);
       await dataSource.query(`UPDATE execution_payloads SET created_at = $2 WHERE execution_id = $1`, [execution.id, old]);
       const detail = await get(`/actions/${action.name}/executions/${execution.id}`);
@@ -796,7 +797,7 @@ describe('the delivery log', () => {
 
     it('retention drops whole partitions past it while requests run, and no request fails', async () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
-      const partitions = testApp.app.get(ExecutionLogPartitions);
+      const partitions = testApp.app.get(LogPartitionsRepository);
       const old = new Date(Date.now() - 40 * DAY_MS);
       await seed(action, 50, old);
       const dayOf = (table: string) => `${table}_p${new Date(Math.floor(old.getTime() / DAY_MS) * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '')}`;
@@ -832,14 +833,16 @@ describe('the delivery log', () => {
     });
 
     it('one replica at a time: a run finding the lock held skips', async () => {
-      const partitions = testApp.app.get(ExecutionLogPartitions);
+      const partitions = testApp.app.get(LogPartitionsRepository);
+      const upkeep = testApp.app.get(ExecutionLogMaintenanceRepository);
       const maintenance = testApp.app.get(ExecutionLogMaintenance);
       // Only a server has sessions of their own: the embedded database is one session, where the lock is re-entrant.
       if (testApp.app.get(DataSource).options.type === 'postgres' && process.env.DATABASE_URL) {
-        await partitions.withConnection(async (sql) => {
-          await sql(`SELECT pg_advisory_lock(${0x61677702})`);
+        await partitions.withConnection(async (session) => {
+          // Held as another replica's run holds it (on a shared database, once another worker's run has let it go).
+          while (!(await upkeep.tryLock(session))) await new Promise((resolve) => setTimeout(resolve, 100));
           expect((await maintenance.run(true)).ran).toBe(false);
-          await sql(`SELECT pg_advisory_unlock(${0x61677702})`);
+          await upkeep.unlock(session);
         });
       }
       // Once let go, a run takes the lock (on a shared database, once another worker's replica has ended its own run).

@@ -7,7 +7,7 @@ import { ApiTokensRepository } from '../src/auth/api-tokens.repository';
 import { API_TOKEN_COLUMNS, TOKEN_STANDING_COLUMNS } from '../src/auth/api-tokens.sql';
 import { hashApiToken } from '../src/auth/token-credentials';
 import { Execution } from '../src/executions/execution.entity';
-import { COLUMNS as EXECUTION_COLUMNS } from '../src/executions/executions.repository';
+import { COLUMNS as EXECUTION_COLUMNS } from '../src/executions/executions.sql';
 import { Tenant } from '../src/tenancy/tenant.entity';
 import { TenancyService } from '../src/tenancy/tenancy.service';
 import { TenantsRepository } from '../src/tenancy/tenants.repository';

@@ -17,10 +17,11 @@ export function asyncCommitPool(settings: DatabaseSettings): Pool | undefined {
 }
 
 /**
- * On the embedded database, one connection of its own for statements it prepares (AsyncCommitWrites), kept open:
- * PGlite is one session, where a name a connection prepared stays known to all, so a connection opened again
- * would find its statements prepared already (PreparedStatements then goes on unprepared). Commits there cost
- * no flush (PGlite runs with fsync off): the point is planning once. `undefined` on a PostgreSQL server.
+ * On the embedded database, one connection of its own for the delivery log's writes and the idempotency keys'
+ * claims, prepared (ExecutionLogPools), kept open: PGlite is one session, where a name a connection prepared stays
+ * known to all, so a connection opened again would find its statements prepared already (PreparedStatements then
+ * goes on unprepared). Commits there cost no flush (PGlite runs with fsync off): the point is planning once.
+ * `undefined` on a PostgreSQL server.
  */
 export function embeddedPreparingConnection(settings: DatabaseSettings): Pool | undefined {
   if (!settings.embedded) return undefined;

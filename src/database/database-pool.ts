@@ -4,10 +4,7 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { Metrics } from '../metrics/metrics';
-import { Statement } from './statement';
-
-/** A statement's parameters as the one argument after it, which a statement without parameters may leave out. */
-type ParametersOf<Params extends readonly unknown[]> = Params extends readonly [] ? [] : [parameters: NoInfer<Params>];
+import { ParametersOf, Statement } from './statement';
 
 interface PoolStats {
   total: number;

@@ -27,6 +27,11 @@ export const DummyValue = {
   /** A `created_at` as PostgreSQL spells it (`created_at::text`): a list's exact position (TimePosition). */
   POSITION: '2026-01-01 00:00:00.123456+00',
   LIMIT: 100,
+  /**
+   * Stands for the connection a method of the log's upkeep runs on (its last parameter): the spec calls the
+   * method inside `LogPartitionsRepository.withConnection`, with that connection in this place.
+   */
+  CONNECTION: Symbol('the upkeep\'s connection'),
 } as const;
 
 const examples = new Map<object, Map<string, readonly SqlExample[]>>();

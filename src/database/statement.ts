@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 declare const declaredOnce: unique symbol;
 
 /**
- * A statement written by hand, with the types of its parameters (`$1`, `$2`, ...) and of the rows it returns. `DatabasePool` and
- * `TenantTransaction` run only these, never a bare string, so every statement is declared once, in a `*.sql.ts`
+ * A statement written by hand, with the types of its parameters (`$1`, `$2`, ...) and of the rows it returns. `DatabasePool`,
+ * `TenantTransaction` and `DedicatedConnection` run only these, never a bare string, so every statement is declared once, in a `*.sql.ts`
  * module, as one of two kinds:
  * - about one tenant's rows: `tenantStatement` (src/tenancy/tenant-statement.ts), whose `$1` is a `TenantId`, so
  *   it cannot be run without the tenant;
@@ -25,6 +25,9 @@ export interface Statement<Params extends readonly unknown[], Row = unknown> {
   readonly types?: { parameters: (parameters: Params) => void; row: Row };
 }
 
+/** A statement's parameters as the one argument after it, which a statement without parameters may leave out. */
+export type ParametersOf<Params extends readonly unknown[]> = Params extends readonly [] ? [] : [parameters: NoInfer<Params>];
+
 /**
  * The same statement, named, for connections that prepare it once (PreparedStatements): a statement whose planning
  * costs more than running it, such as a list over every partition of the delivery log, run on connections that
@@ -34,11 +37,18 @@ export function prepared<Params extends readonly unknown[], Row>(statement: Stat
   return { ...statement, name: `agw_${createHash('sha256').update(statement.text).digest('hex').slice(0, 24)}` };
 }
 
+type Letter = 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm' | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z';
+type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+
 /**
- * A reason, said where a query is about no one tenant: a string the compiler knows to be empty (`''`) does not
- * compile, and `reasonGiven` refuses an empty or blank one at run time.
+ * A reason, said where a query is about no one tenant: a string the compiler sees starting with a letter, a digit
+ * or a quote, so an empty or blank one (`''`, `' '`) does not compile, whatever type arguments the call is given
+ * (a reason typed by an inferred type parameter was `string`, which takes `''`, once the others were given
+ * explicitly: `globalStatement<[id: string]>('', ...)`). A reason the compiler cannot see (a `string` from
+ * elsewhere) does not compile either, unless declared a Reason; `reasonGiven` refuses an empty or blank one at run
+ * time all the same.
  */
-export type Reason<Why extends string> = Why extends '' ? never : Why;
+export type Reason = `${Letter | Uppercase<Letter> | Digit | "'" | '"' | '`' | '('}${string}`;
 
 /** `why`, if it says something; throws where it is empty or blank (the statement or query is then never made). */
 export function reasonGiven(why: string): string {
@@ -47,7 +57,7 @@ export function reasonGiven(why: string): string {
 }
 
 /** A statement that is not about one tenant's rows; `why` says what it is about instead. */
-export function globalStatement<Params extends readonly unknown[] = [], Row = unknown, Why extends string = string>(why: Reason<Why>, text: string): Statement<Params, Row> {
+export function globalStatement<Params extends readonly unknown[] = [], Row = unknown>(why: Reason, text: string): Statement<Params, Row> {
   // eslint-disable-next-line no-restricted-syntax -- one of the two places a statement is made
   return { text, acrossTenants: reasonGiven(why) } as Statement<Params, Row>;
 }

@@ -1,3 +1,4 @@
+import type { TenantId } from '../common/tenant-id';
 import { globalStatement } from '../database/statement';
 import { tenantStatement } from '../tenancy/tenant-statement';
 
@@ -5,7 +6,7 @@ import { tenantStatement } from '../tenancy/tenant-statement';
 export const PURGE_BATCH = 5_000;
 
 /** The deleted actions whose history is to go (queued by a trigger on `actions`), oldest first. */
-export const PURGE_QUEUE_SQL = globalStatement<[settleSeconds: number], { action_id: string; tenant_id: string; settled: boolean }>(
+export const PURGE_QUEUE_SQL = globalStatement<[settleSeconds: number], { action_id: string; tenant_id: TenantId; settled: boolean }>(
   'the queue of deleted actions holds every tenant\'s; each entry names its tenant',
   'SELECT action_id, tenant_id, deleted_at < now() - make_interval(secs => $1) AS settled FROM execution_log_purges ORDER BY deleted_at LIMIT 100',
 );
@@ -35,4 +36,27 @@ export const PURGE_ROLLUPS_SQL = [uncount('execution_stats_hourly'), uncount('ex
 export const PURGE_DONE_SQL = globalStatement<[actionId: string]>(
   'a queue entry is removed by its action\'s id, which names one tenant\'s action',
   'DELETE FROM execution_log_purges WHERE action_id = $1',
+);
+
+/** Advisory lock key (a number the service uses for nothing else): one replica at a time runs the upkeep. */
+const MAINTENANCE_LOCK = 0x61677702;
+const UPKEEP = 'the upkeep of the delivery log is one for every tenant';
+/** The lock, taken for the run's session, or not (another replica holds it: this run is skipped)... */
+export const TRY_LOCK_SQL = globalStatement<[], { locked: boolean }>(UPKEEP, `SELECT pg_try_advisory_lock(${MAINTENANCE_LOCK}) AS locked`);
+/** ...and let go when the run ends. */
+export const UNLOCK_SQL = globalStatement(UPKEEP, `SELECT pg_advisory_unlock(${MAINTENANCE_LOCK})`);
+
+/** When the hourly work last ran (one row, or none before the first run). */
+export const LAST_RUN_SQL = globalStatement<[], { last_run_at: Date }>(UPKEEP, 'SELECT last_run_at FROM execution_log_maintenance');
+export const RECORD_RUN_SQL = globalStatement<[at: Date]>(
+  UPKEEP,
+  'INSERT INTO execution_log_maintenance (last_run_at) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET last_run_at = EXCLUDED.last_run_at',
+);
+
+/** A batch of the idempotency keys stored before `$1`, oldest first (the index on `created_at`); the count deleted. */
+export const EXPIRED_KEYS_SQL = globalStatement<[cutoff: Date], { count: number }>(
+  'keys expire by age, whichever tenant\'s they are',
+  `WITH gone AS (DELETE FROM idempotency_keys WHERE (tenant_id, idempotency_key) IN (
+           SELECT tenant_id, idempotency_key FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT ${PURGE_BATCH}) RETURNING 1)
+         SELECT count(*)::int AS count FROM gone`,
 );

@@ -3,10 +3,12 @@ import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { DatabaseSettings } from '../database/database-settings';
 import { isSchemaMissing } from '../database/database-errors';
-import { ExecutionsRepository, TENANT_TOTAL } from './executions.repository';
+import type { DedicatedConnection } from '../database/dedicated-connection';
+import { ExecutionRollupsRepository } from './execution-rollups.repository';
+import { ExecutionLogMaintenanceRepository } from './execution-log-maintenance.repository';
 import { IDEMPOTENCY_KEY_RETENTION_MS } from './idempotency';
-import { PURGE_BATCH, PURGE_DONE_SQL, PURGE_EXECUTIONS_SQL, PURGE_QUEUE_SQL, PURGE_ROLLUPS_SQL } from './execution-log-maintenance.sql';
-import { ExecutionLogPartitions, LogTable, MAINTENANCE_LOCK, Sql } from './log-partitions';
+import { PURGE_BATCH } from './execution-log-maintenance.sql';
+import { LogPartitionsRepository, LogTable } from './log-partitions.repository';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -42,11 +44,12 @@ export class ExecutionLogMaintenance implements OnApplicationBootstrap, OnApplic
   private running?: Promise<MaintenanceReport>;
 
   constructor(
-    private readonly partitions: ExecutionLogPartitions,
+    private readonly partitions: LogPartitionsRepository,
     private readonly settings: DatabaseSettings,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly executions: ExecutionsRepository,
+    private readonly rollups: ExecutionRollupsRepository,
+    private readonly upkeep: ExecutionLogMaintenanceRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -80,30 +83,29 @@ export class ExecutionLogMaintenance implements OnApplicationBootstrap, OnApplic
   private async runOnce(force: boolean): Promise<MaintenanceReport> {
     // This replica's counts of executions of deleted actions go in before their rollups are purged (another
     // replica's, at most a second behind, are purged by a later run: an entry stays until it is settled).
-    await this.executions.flushRollups().catch((error: unknown) => this.logger.warn({ err: error }, 'writing the rollups before the maintenance failed'));
-    return this.partitions.withConnection(async (sql) => {
+    await this.rollups.flush().catch((error: unknown) => this.logger.warn({ err: error }, 'writing the rollups before the maintenance failed'));
+    return this.partitions.withConnection(async (session) => {
       const report: MaintenanceReport = { ran: false, created: 0, dropped: [], purgedExecutions: 0, expiredKeys: 0 };
-      const [{ locked }] = await sql<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${MAINTENANCE_LOCK}) AS locked`);
-      if (!locked) return report;
+      if (!(await this.upkeep.tryLock(session))) return report;
       try {
         report.ran = true;
-        if (force || (await this.hourlyWorkDue(sql))) await this.hourlyWork(sql, report);
-        report.purgedExecutions = await this.purgeDeletedActions(sql);
+        if (force || (await this.hourlyWorkDue(session))) await this.hourlyWork(session, report);
+        report.purgedExecutions = await this.purgeDeletedActions(session);
       } finally {
-        await sql(`SELECT pg_advisory_unlock(${MAINTENANCE_LOCK})`);
+        await this.upkeep.unlock(session);
       }
       return report;
     });
   }
 
-  private async hourlyWorkDue(sql: Sql): Promise<boolean> {
-    const [row] = await sql<{ last_run_at: Date }>(`SELECT last_run_at FROM execution_log_maintenance`);
-    return !row || row.last_run_at.getTime() <= this.clock.now().getTime() - HOUR_MS;
+  private async hourlyWorkDue(session: DedicatedConnection): Promise<boolean> {
+    const lastRunAt = await this.upkeep.lastRunAt(session);
+    return !lastRunAt || lastRunAt.getTime() <= this.clock.now().getTime() - HOUR_MS;
   }
 
-  private async hourlyWork(sql: Sql, report: MaintenanceReport): Promise<void> {
+  private async hourlyWork(session: DedicatedConnection, report: MaintenanceReport): Promise<void> {
     const now = this.clock.now();
-    report.created = await this.partitions.ensureWith(sql, new Date(now.getTime() - DAY_MS), new Date(now.getTime() + DAYS_AHEAD * DAY_MS));
+    report.created = await this.partitions.ensureOn(new Date(now.getTime() - DAY_MS), new Date(now.getTime() + DAYS_AHEAD * DAY_MS), session);
     const daysAgo = (days: number) => new Date(now.getTime() - days * DAY_MS);
     const retention: Array<[LogTable, Date]> = [
       ['executions', daysAgo(this.config.executionRetentionDays)],
@@ -112,29 +114,21 @@ export class ExecutionLogMaintenance implements OnApplicationBootstrap, OnApplic
       ['execution_stats_daily', daysAgo(this.config.executionRetentionDays)],
     ];
     for (const [table, cutoff] of retention) {
-      report.dropped.push(...(await this.partitions.dropBefore(sql, table, cutoff, !this.settings.embedded)));
+      report.dropped.push(...(await this.partitions.dropBefore(table, cutoff, !this.settings.embedded, session)));
     }
     if (report.dropped.length > 0) this.logger.log({ dropped: report.dropped }, 'dropped delivery log partitions past retention');
-    report.expiredKeys = await this.deleteExpiredKeys(sql, new Date(now.getTime() - IDEMPOTENCY_KEY_RETENTION_MS));
-    await sql(
-      `INSERT INTO execution_log_maintenance (last_run_at) VALUES ($1) ON CONFLICT (singleton) DO UPDATE SET last_run_at = EXCLUDED.last_run_at`,
-      [now],
-    );
+    report.expiredKeys = await this.deleteExpiredKeys(new Date(now.getTime() - IDEMPOTENCY_KEY_RETENTION_MS), session);
+    await this.upkeep.recordRun(now, session);
   }
 
   /**
    * Deletes the idempotency keys stored before `cutoff`, oldest first, in batches (the index on `created_at`), each a
    * short statement of its own; what one run leaves (more than PURGE_BATCHES_PER_RUN batches) the next deletes.
    */
-  private async deleteExpiredKeys(sql: Sql, cutoff: Date): Promise<number> {
+  private async deleteExpiredKeys(cutoff: Date, session: DedicatedConnection): Promise<number> {
     let deleted = 0;
     for (let batch = 0; batch < PURGE_BATCHES_PER_RUN; batch++) {
-      const [{ count }] = await sql<{ count: number }>(
-        `WITH gone AS (DELETE FROM idempotency_keys WHERE (tenant_id, idempotency_key) IN (
-           SELECT tenant_id, idempotency_key FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT ${PURGE_BATCH}) RETURNING 1)
-         SELECT count(*)::int AS count FROM gone`,
-        [cutoff],
-      );
+      const count = await this.upkeep.deleteExpiredKeys(cutoff, session);
       deleted += count;
       if (count < PURGE_BATCH) break;
     }
@@ -147,19 +141,19 @@ export class ExecutionLogMaintenance implements OnApplicationBootstrap, OnApplic
    * batches, then the action's rollups, taken off its tenant's totals. An entry stays until the longest execution
    * that could still be storing a row of the action has ended, so a late row is purged too.
    */
-  private async purgeDeletedActions(sql: Sql): Promise<number> {
-    const queued = await sql<NonNullable<(typeof PURGE_QUEUE_SQL)['types']>['row']>(PURGE_QUEUE_SQL.text, [this.config.webhook.timeoutMs / 1000 + 60]);
+  private async purgeDeletedActions(session: DedicatedConnection): Promise<number> {
+    const queued = await this.upkeep.purgeQueue(this.config.webhook.timeoutMs / 1000 + 60, session);
     let purged = 0;
-    for (const { action_id: actionId, tenant_id: tenantId, settled } of queued) {
+    for (const { actionId, tenantId, settled } of queued) {
       let done = false;
       for (let batch = 0; batch < PURGE_BATCHES_PER_RUN && !done; batch++) {
-        const [{ count }] = await sql<{ count: number }>(PURGE_EXECUTIONS_SQL.text, [tenantId, actionId]);
+        const count = await this.upkeep.purgeExecutions(tenantId, actionId, session);
         purged += count;
         done = count < PURGE_BATCH;
       }
       if (!done) continue;
-      for (const statement of PURGE_ROLLUPS_SQL) await sql(statement.text, [tenantId, actionId, TENANT_TOTAL]);
-      if (settled) await sql(PURGE_DONE_SQL.text, [actionId]);
+      await this.upkeep.purgeRollups(tenantId, actionId, session);
+      if (settled) await this.upkeep.purgeDone(actionId, session);
     }
     if (purged > 0) this.logger.log({ purged }, 'purged the history of deleted actions');
     return purged;

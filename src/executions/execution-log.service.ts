@@ -14,7 +14,8 @@ import { percentile } from './duration-histogram';
 import { Execution, UNFINISHED } from './execution.entity';
 import { ExecutionListQuery } from './execution-query';
 import { ExecutionNotFoundError } from './executions.errors';
-import { ExecutionFilter, ExecutionsRepository, StatsRow } from './executions.repository';
+import { ExecutionFilter, ExecutionReadsRepository } from './execution-reads.repository';
+import { ExecutionRollupsRepository, StatsRow } from './execution-rollups.repository';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 const DAY_MS = 86_400_000;
@@ -37,7 +38,8 @@ interface ExecutionPage<T> {
 export class ExecutionLogService {
   constructor(
     private readonly actions: ActionsService,
-    private readonly executions: ExecutionsRepository,
+    private readonly executions: ExecutionReadsRepository,
+    private readonly rollups: ExecutionRollupsRepository,
     private readonly cursors: PageCursors,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -132,8 +134,8 @@ export class ExecutionLogService {
     const days = this.config.executionRetentionDays;
     const daysFrom = Math.floor(now / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
     const [{ hourly, daily }, perAction, names] = await Promise.all([
-      this.executions.stats(tenantId, new Date(hoursFrom), new Date(daysFrom), action?.id),
-      action ? Promise.resolve([]) : this.executions.statsPerAction(tenantId, new Date(now - 24 * HOUR_MS)),
+      this.rollups.stats(tenantId, new Date(hoursFrom), new Date(daysFrom), action?.id),
+      action ? Promise.resolve([]) : this.rollups.statsPerAction(tenantId, new Date(now - 24 * HOUR_MS)),
       action ? Promise.resolve([]) : this.actions.list(tenantId, asOf),
     ]);
     const stats: ExecutionStatsDto = {

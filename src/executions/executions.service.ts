@@ -40,7 +40,8 @@ import {
 } from './executions.errors';
 import { IdempotencyKeysRepository, KeyedExecution, StoredKey } from './idempotency-keys.repository';
 import { IDEMPOTENCY_KEY_RETENTION_MS, requestFingerprint } from './idempotency';
-import { ExecutionsRepository, ExecutionToStore } from './executions.repository';
+import { ExecutionReadsRepository } from './execution-reads.repository';
+import { ExecutionToStore, ExecutionWritesRepository } from './execution-writes.repository';
 import { ParameterValidators } from './parameter-validators';
 
 /** The inexact numbers an error names: enough to find them, not a second copy of a 1 MB body. */
@@ -80,7 +81,8 @@ export class ExecutionsService {
     private readonly actions: ActionsService,
     private readonly validators: ParameterValidators,
     private readonly webhooks: WebhookService,
-    private readonly executions: ExecutionsRepository,
+    private readonly executions: ExecutionWritesRepository,
+    private readonly stored: ExecutionReadsRepository,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -161,7 +163,7 @@ export class ExecutionsService {
 
   /** A held key's execution as stored, answered again (`accepted` as its first request was); undefined before it is stored. */
   private async storedAnswer(tenantId: TenantId, held: StoredKey): Promise<ExecuteAnswer | undefined> {
-    const stored = await this.executions.findAt(tenantId, held.executionId, held.executionCreatedAt);
+    const stored = await this.stored.findAt(tenantId, held.executionId, held.executionCreatedAt);
     return stored && { execution: mapExecution(stored), accepted: held.respondAsync, replayed: true };
   }
 
@@ -297,7 +299,7 @@ export class ExecutionsService {
 
   /** An accepted execution that fails without a call, saying `why`; false when it had finished meanwhile. */
   private async failUnrun(tenantId: TenantId, job: ExecutionJob, before: Pick<Execution, 'attempts' | 'attemptLog'>, why: string): Promise<boolean> {
-    const row = await this.executions.find(tenantId, job.executionId, new Date(0));
+    const row = await this.stored.find(tenantId, job.executionId, new Date(0));
     if (!row) return false;
     return this.executions.finish(tenantId, { execution: Object.assign(row, { status: 'failed', error: why, attempts: before.attempts, attemptLog: before.attemptLog }) });
   }
@@ -308,7 +310,7 @@ export class ExecutionsService {
    */
   async abandon(job: ExecutionJob): Promise<boolean> {
     const tenantId = await this.tenancy.requireId(job.tenantId).catch(() => undefined);
-    const row = tenantId && (await this.executions.find(tenantId, job.executionId, new Date(0)));
+    const row = tenantId && (await this.stored.find(tenantId, job.executionId, new Date(0)));
     if (!tenantId || !row || !UNFINISHED.includes(row.status)) return false;
     const error = `the execution was interrupted ${MAX_INTERRUPTED_RUNS + 1} times (the replica running it stopped) and is not tried again`;
     return this.executions.finish(tenantId, { execution: Object.assign(row, { status: 'failed', error }) });

@@ -4,7 +4,7 @@ import { DatabasePool } from '../database/database-pool';
 import { DummyValue, GenerateSql } from '../database/generate-sql';
 import { prepared } from '../database/statement';
 import { tenantStatement } from '../tenancy/tenant-statement';
-import { AsyncCommitWrites } from './async-commit-writes';
+import { ExecutionLogPools } from './execution-log-pools';
 
 /** What a key stands for: the execution it made, and whether that was accepted to run in the background. */
 export interface KeyedExecution {
@@ -40,7 +40,7 @@ const KEY_COLUMNS = 'fingerprint, execution_id, execution_created_at, respond_as
 /**
  * The claim: a new key is inserted, an expired one (older than `$9`, not deleted yet by the maintenance) is taken
  * over as if new; a live one is left as it is and nothing is returned. Prepared, and committed asynchronously where
- * the database allows (AsyncCommitWrites): it is on every keyed execute's path before the call.
+ * the database allows (ExecutionLogPools.writeReturning): it is on every keyed execute's path before the call.
  */
 const CLAIM_SQL = prepared(tenantStatement<
   [key: string, fingerprint: Buffer, executionId: string, executionCreatedAt: Date, respondAsync: boolean, now: Date, leasedUntil: Date, expiredBefore: Date],
@@ -67,15 +67,15 @@ const KEY_OF_SQL = tenantStatement<[executionId: string], { idempotency_key: str
 /**
  * Idempotency keys (`idempotency_keys`, docs/decisions.md "Idempotency keys"), each read and written as its
  * tenant's. A key is claimed in the database before its call is made, so every replica agrees on who runs it. The
- * claim is committed asynchronously on a PostgreSQL server (AsyncCommitWrites): other connections see it as soon as
- * it returns; only a crash of the database server in the fraction of a second before its WAL record is flushed
- * could lose it. Everything else here commits synchronously.
+ * claim is committed asynchronously on a PostgreSQL server (on the delivery log's connections, ExecutionLogPools):
+ * other connections see it as soon as it returns; only a crash of the database server in the fraction of a second
+ * before its WAL record is flushed could lose it. Everything else here commits synchronously.
  */
 @Injectable()
 export class IdempotencyKeysRepository {
   constructor(
     private readonly pool: DatabasePool,
-    private readonly writes: AsyncCommitWrites,
+    private readonly logPools: ExecutionLogPools,
   ) {}
 
   /** True when the key is now this claim's (new, or expired and taken over); false when a live key holds it. */
@@ -96,7 +96,7 @@ export class IdempotencyKeysRepository {
   })
   async claim(tenantId: TenantId, key: string, claim: KeyClaim): Promise<boolean> {
     const { fingerprint, executionId, executionCreatedAt, respondAsync, now, leasedUntil, expiredBefore } = claim;
-    const rows = await this.writes.query(CLAIM_SQL, [tenantId, key, fingerprint, executionId, executionCreatedAt, respondAsync, now, leasedUntil, expiredBefore]);
+    const rows = await this.logPools.writeReturning(CLAIM_SQL, [tenantId, key, fingerprint, executionId, executionCreatedAt, respondAsync, now, leasedUntil, expiredBefore]);
     return rows.length > 0;
   }
 

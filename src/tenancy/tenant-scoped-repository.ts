@@ -31,7 +31,7 @@ export class TenantScopedRepository<T extends TenantOwned> {
    * The whole table, for a query about no one tenant; `why` says what it is about instead (for the reader), and
    * must say something: `''` does not compile, and an empty or blank reason throws.
    */
-  acrossTenants<Why extends string>(why: Reason<Why>): WholeTable<T> {
+  acrossTenants(why: Reason): WholeTable<T> {
     reasonGiven(why);
     return this.repository;
   }

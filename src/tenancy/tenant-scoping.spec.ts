@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { DatabasePool } from '../database/database-pool';
-import { globalStatement } from '../database/statement';
+import { globalStatement, Reason } from '../database/statement';
 import { TenantScopedRepository } from './tenant-scoped-repository';
 import { tenantStatement } from './tenant-statement';
 import { Tenant } from './tenant.entity';
@@ -15,9 +15,13 @@ describe('tenant scoping', () => {
   it('refuses a query across tenants without a reason: an empty one does not compile, an empty or blank one throws', () => {
     // @ts-expect-error: '' is no reason
     expect(() => table().acrossTenants('')).toThrow('A query about no one tenant says why: the reason is empty');
+    // @ts-expect-error: nor is a blank one
     expect(() => table().acrossTenants('   ')).toThrow('the reason is empty');
     const unknownReason: string = '';
+    // @ts-expect-error: nor a string the compiler cannot see
     expect(() => table().acrossTenants(unknownReason)).toThrow('the reason is empty');
+    // Declared a reason, it still throws when it runs.
+    expect(() => table().acrossTenants(unknownReason as Reason)).toThrow('the reason is empty');
     expect(table().acrossTenants('pruning ends every tenant\'s expired rows')).toEqual({});
   });
 
@@ -32,7 +36,11 @@ describe('tenant scoping', () => {
   it('refuses a statement across tenants without a reason, at compile time and when its module loads', () => {
     // @ts-expect-error: '' is no reason
     expect(() => globalStatement('', 'SELECT 1')).toThrow('the reason is empty');
+    // @ts-expect-error: nor with the statement's types given explicitly
+    expect(() => globalStatement<[id: string], { id: string }>('', 'SELECT id FROM tenants WHERE id = $1')).toThrow('the reason is empty');
+    // @ts-expect-error: nor a blank one
     expect(() => globalStatement<[]>(' ', 'SELECT 1')).toThrow('the reason is empty');
+    expect(() => globalStatement<[]>(' ' as Reason, 'SELECT 1')).toThrow('the reason is empty');
     expect(globalStatement('the read model\'s counter', 'SELECT 1')).toEqual({ text: 'SELECT 1', acrossTenants: 'the read model\'s counter' });
   });
 

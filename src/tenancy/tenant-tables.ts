@@ -28,7 +28,7 @@ export class TenantTables {
   }
 
   /** `work` in a transaction about no one tenant (a redeemed link names its tenant); `why` says so. */
-  acrossTenants<T, Why extends string>(why: Reason<Why>, work: (transaction: CrossTenantTransaction) => Promise<T>): Promise<T> {
+  acrossTenants<T>(why: Reason, work: (transaction: CrossTenantTransaction) => Promise<T>): Promise<T> {
     reasonGiven(why);
     return this.dataSource.transaction((manager) => work(new CrossTenantTransaction(manager)));
   }

@@ -5,7 +5,9 @@ import { AdminService } from '../../src/admin/admin.service';
 import { ExecutionNotFoundError, NoActiveHmacKeyError } from '../../src/executions/executions.errors';
 import { BulkReplays, ReplayNotFoundError } from '../../src/executions/bulk-replays';
 import { ExecutionReplaysRepository } from '../../src/executions/execution-replays.repository';
-import { ExecutionsRepository } from '../../src/executions/executions.repository';
+import { ExecutionReadsRepository } from '../../src/executions/execution-reads.repository';
+import { ExecutionRollupsRepository } from '../../src/executions/execution-rollups.repository';
+import { ExecutionWritesRepository } from '../../src/executions/execution-writes.repository';
 import { ExecutionsService } from '../../src/executions/executions.service';
 import { ExecutionLogService } from '../../src/executions/execution-log.service';
 import { Execution } from '../../src/executions/execution.entity';
@@ -19,13 +21,17 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
   const suite = twoTenantSuite();
   let world: TwoTenants;
   let receivers: { a: Receiver; b: Receiver };
-  let repository: ExecutionsRepository;
+  let repository: ExecutionReadsRepository;
+  let rollups: ExecutionRollupsRepository;
+  let writes: ExecutionWritesRepository;
   let executions: ExecutionsService;
   let log: ExecutionLogService;
   let services: Services;
   beforeEach(() => {
     ({ world, receivers } = suite);
-    repository = suite.services.get(ExecutionsRepository);
+    repository = suite.services.get(ExecutionReadsRepository);
+    rollups = suite.services.get(ExecutionRollupsRepository);
+    writes = suite.services.get(ExecutionWritesRepository);
     executions = suite.services.get(ExecutionsService);
     log = suite.services.get(ExecutionLogService);
     services = suite.services;
@@ -33,7 +39,7 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
 
   const bExecutionIds = async () => ((await world.stored(world.b.id)).executions as Array<{ id: string }>).map((row) => row.id);
 
-  describe('ExecutionsRepository', () => {
+  describe('ExecutionReadsRepository and ExecutionRollupsRepository', () => {
     const keptSince = new Date(0);
 
     it('list with B’s action id lists nothing for A, with or without filters', async () => {
@@ -60,9 +66,9 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
       const asIfA = Object.assign(new Execution(), { id: bExecution.id, createdAt: bExecution.created_at });
       expect(await world.byA(() => repository.findPayload(world.a.id, asIfA, keptSince))).toBeUndefined();
       const none = { hourly: [], daily: [] };
-      expect(await world.byA(() => repository.stats(world.a.id, keptSince, keptSince, world.b.actions.shared.id))).toEqual(none);
-      expect(await world.byA(() => repository.stats(world.a.id, keptSince, keptSince))).toEqual(none);
-      expect(await world.byA(() => repository.statsPerAction(world.a.id, keptSince))).toEqual([]);
+      expect(await world.byA(() => rollups.stats(world.a.id, keptSince, keptSince, world.b.actions.shared.id))).toEqual(none);
+      expect(await world.byA(() => rollups.stats(world.a.id, keptSince, keptSince))).toEqual(none);
+      expect(await world.byA(() => rollups.statsPerAction(world.a.id, keptSince))).toEqual([]);
     });
   });
 
@@ -94,7 +100,7 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
         replayOf: null,
         payload: 'off',
       });
-      await repository.insert({ execution });
+      await writes.insert({ execution });
       bReplay = crypto.randomUUID();
       await replays.insert(world.b.id, bReplay, world.b.actions.shared.id, 'shared', since, until, 1, new Date());
       await world.rememberB();
@@ -132,23 +138,23 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
 
     beforeEach(async () => {
       bPending = pending(world.b.actions.shared.id);
-      expect(await repository.accept(world.b.id, bPending, 1, noJob)).toBe(true);
+      expect(await writes.accept(world.b.id, bPending, 1, noJob)).toBe(true);
       await world.rememberB();
     });
 
     it('accept counts A’s unfinished executions only, and stores A’s', async () => {
       // B is at a limit of 1; A is not.
       const mine = pending(world.a.actions.shared.id);
-      expect(await world.byA(() => repository.accept(world.a.id, mine, 1, noJob))).toBe(true);
-      expect(await world.byA(() => repository.accept(world.a.id, pending(world.a.actions.shared.id), 1, noJob))).toBe(false);
+      expect(await world.byA(() => writes.accept(world.a.id, mine, 1, noJob))).toBe(true);
+      expect(await world.byA(() => writes.accept(world.a.id, pending(world.a.actions.shared.id), 1, noJob))).toBe(false);
       const stored = (await world.stored(world.a.id)).executions as Array<{ id: string; tenant_id: string; status: string }>;
       expect(stored).toEqual([expect.objectContaining({ id: mine.id, tenant_id: world.a.id, status: 'pending' })]);
     });
 
     it('markRunning, recordAttempts and finish with B’s execution id change nothing of B’s and say so', async () => {
-      expect(await world.byA(() => repository.markRunning(world.a.id, bPending.id, bPending.createdAt))).toBeUndefined();
+      expect(await world.byA(() => writes.markRunning(world.a.id, bPending.id, bPending.createdAt))).toBeUndefined();
       const attempt = { attempt: 1, started_at: new Date().toISOString(), duration_ms: 1, http_status: 500, error: `${B_MARK}?` };
-      await world.byA(() => repository.recordAttempts(world.a.id, bPending.id, bPending.createdAt, [attempt]));
+      await world.byA(() => writes.recordAttempts(world.a.id, bPending.id, bPending.createdAt, [attempt]));
       const outcome = Object.assign(new Execution(), {
         id: bPending.id,
         tenantId: world.a.id,
@@ -165,7 +171,7 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
         replayOf: null,
         payload: 'off',
       });
-      expect(await world.byA(() => repository.finish(world.a.id, { execution: outcome }))).toBe(false);
+      expect(await world.byA(() => writes.finish(world.a.id, { execution: outcome }))).toBe(false);
     });
 
     it('findOfTenant (an MCP task) finds none of B’s for A', async () => {
@@ -174,7 +180,7 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
 
     it('runAccepted of A’s execution whose action was deleted before it ran fails it without a call, saying why', async () => {
       const mine = pending(world.a.actions.shared.id);
-      expect(await repository.accept(world.a.id, mine, 10, noJob)).toBe(true);
+      expect(await writes.accept(world.a.id, mine, 10, noJob)).toBe(true);
       await services.get(ActionsService).delete(world.a.id, 'shared');
       const job = { tenantId: world.a.id, executionId: mine.id, createdAt: mine.createdAt.toISOString(), actionName: 'shared', parameters: '{}' };
       expect(await world.byA(() => executions.runAccepted(job))).toBe(true);
@@ -186,7 +192,7 @@ describe('executions: tenant A never reaches tenant B (medium)', () => {
 
     it('runAccepted of A’s execution after A was disabled fails it without a call (nothing goes out for a disabled tenant)', async () => {
       const mine = pending(world.a.actions.shared.id);
-      expect(await repository.accept(world.a.id, mine, 10, noJob)).toBe(true);
+      expect(await writes.accept(world.a.id, mine, 10, noJob)).toBe(true);
       await services.get(TenancyService).update(world.a.id, { status: 'disabled' });
       const job = { tenantId: world.a.id, executionId: mine.id, createdAt: mine.createdAt.toISOString(), actionName: 'shared', parameters: '{"city":"Oslo"}' };
       expect(await world.byA(() => executions.runAccepted(job))).toBe(true);

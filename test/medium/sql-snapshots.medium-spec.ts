@@ -6,6 +6,7 @@ import { format } from 'sql-formatter';
 import ts from 'typescript';
 import { ConsoleAuthModule } from '../../src/console-auth/console-auth.module';
 import { DummyValue, sqlExamples } from '../../src/database/generate-sql';
+import { LogPartitionsRepository } from '../../src/executions/log-partitions.repository';
 import { startServices, Services } from '../support/medium';
 
 /**
@@ -88,6 +89,11 @@ function section(title: string, { statements, failure }: { statements: string[];
 
 describe('SQL snapshots of the repositories (src/queries/)', () => {
   let services: Services;
+  /** Calls `method`, inside the log upkeep's `withConnection` when an argument stands for its connection (DummyValue.CONNECTION). */
+  const call = (instance: Record<string, (...args: unknown[]) => Promise<unknown>>, method: string, params: readonly unknown[]) =>
+    params.includes(DummyValue.CONNECTION)
+      ? services.get(LogPartitionsRepository).withConnection((connection) => instance[method](...params.map((param) => (param === DummyValue.CONNECTION ? connection : param))))
+      : instance[method](...params);
   const repositories = repositorySources().sort((one, other) => one.file.localeCompare(other.file));
   const fileOf = (repository: RepositorySource) => join(QUERIES, `${basename(repository.file, '.ts')}.sql`);
 
@@ -95,16 +101,29 @@ describe('SQL snapshots of the repositories (src/queries/)', () => {
     // No asynchronous executions run here: their worker's polls, waiting for the one connection of the embedded
     // database, would be sent in the context of whichever recorded method let it go.
     services = await startServices({ ASYNC_EXECUTION_CONCURRENCY: '0' }, [ConsoleAuthModule]);
-    const tenants = [DummyValue.TENANT_ID, DummyValue.OTHER_TENANT_ID];
-    await services.dataSource.query('DELETE FROM tenants WHERE id = ANY($1)', [tenants]);
+    // What an earlier run on this database left (a run that stopped half-way, or a server database used again).
+    await deleteExampleTenants();
     // now() has microseconds on PostgreSQL: the lists' positions are exact, so other files walking the tenant list
     // meanwhile list it like any other.
     await services.dataSource.query(`INSERT INTO tenants (id, name, status, created_at, updated_at) VALUES ($1, 'sql-snapshots', 'active', now(), now())`, [DummyValue.TENANT_ID]);
   });
   afterAll(async () => {
-    await services?.dataSource.query('DELETE FROM tenants WHERE id = ANY($1)', [[DummyValue.TENANT_ID, DummyValue.OTHER_TENANT_ID]]);
+    if (services) await deleteExampleTenants();
     await services?.close();
   });
+
+  /**
+   * The examples' tenants and every row of theirs: deleting a tenant cascades to its actions, keys and sessions,
+   * but the delivery log's tables (partitioned, without foreign keys) keep theirs, and an example that inserts
+   * with a fixed id (a bulk replay's) would fail the next run on the same database.
+   */
+  async function deleteExampleTenants(): Promise<void> {
+    const tenants = [DummyValue.TENANT_ID, DummyValue.OTHER_TENANT_ID];
+    for (const table of ['execution_replays', 'idempotency_keys', 'execution_payloads', 'executions', 'execution_stats_hourly', 'execution_stats_daily']) {
+      await services.dataSource.query(`DELETE FROM ${table} WHERE tenant_id = ANY($1)`, [tenants]);
+    }
+    await services.dataSource.query('DELETE FROM tenants WHERE id = ANY($1)', [tenants]);
+  }
 
   it('finds the repositories', () => {
     expect(repositories.map((repository) => repository.className)).toEqual(expect.arrayContaining(['ActionsRepository', 'ApiTokensRepository', 'HmacKeysRepository']));
@@ -131,7 +150,7 @@ describe('SQL snapshots of the repositories (src/queries/)', () => {
         for (const method of repository.methods) {
           for (const example of sqlExamples(type).get(method) ?? []) {
             const title = `${repository.className}.${method}${example.name ? ` (${example.name})` : ''}`;
-            sections.push(section(title, await statementsOf(() => instance[method](...example.params))));
+            sections.push(section(title, await statementsOf(() => call(instance, method, example.params))));
           }
         }
         const text = render(repository, sections);

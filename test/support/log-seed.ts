@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { DURATION_BUCKETS, durationBucket } from '../../src/executions/duration-histogram';
-import { TENANT_TOTAL } from '../../src/executions/executions.repository';
-import { ExecutionLogPartitions } from '../../src/executions/log-partitions';
+import { TENANT_TOTAL } from '../../src/executions/rollup-buffer';
+import { LogPartitionsRepository } from '../../src/executions/log-partitions.repository';
 import { TestApp } from './test-app';
 
 /**
@@ -16,7 +16,7 @@ export async function seedExecutions(
   newest: Date,
   status = 'succeeded',
 ): Promise<void> {
-  await testApp.app.get(ExecutionLogPartitions).ensure(new Date(newest.getTime() - count * 1000), newest);
+  await testApp.app.get(LogPartitionsRepository).ensure(new Date(newest.getTime() - count * 1000), newest);
   await testApp.app.get(DataSource).query(
     `INSERT INTO executions (id, tenant_id, action_id, action_name, status, http_status, result, error, duration_ms, attempts, attempt_log, created_at)
      SELECT gen_random_uuid(), $1, $2, $3, $4, 200, 'seeded ' || n, '', 5, 1, '[]', $5::timestamptz - n * interval '1 second'
@@ -40,7 +40,7 @@ export interface RollupPoint {
  */
 export async function seedRollups(testApp: TestApp, tenantId: string, actionId: string, period: 'hourly' | 'daily', points: RollupPoint[]): Promise<void> {
   const starts = points.map((point) => point.start.getTime());
-  await testApp.app.get(ExecutionLogPartitions).ensure(new Date(Math.min(...starts)), new Date(Math.max(...starts)));
+  await testApp.app.get(LogPartitionsRepository).ensure(new Date(Math.min(...starts)), new Date(Math.max(...starts)));
   const table = `execution_stats_${period}`;
   for (const point of points) {
     const histogram = new Array<number>(DURATION_BUCKETS).fill(0);

@@ -16,7 +16,7 @@ import { AppConfig } from '../../src/config/app-config';
 import { ConfigModule } from '../../src/config/config.module';
 import { DatabaseModule } from '../../src/database/database.module';
 import { ExecutionsModule } from '../../src/executions/executions.module';
-import { ExecutionsRepository } from '../../src/executions/executions.repository';
+import { ExecutionRollupsRepository } from '../../src/executions/execution-rollups.repository';
 import { ExecutionsService } from '../../src/executions/executions.service';
 import { TenancyModule } from '../../src/tenancy/tenancy.module';
 import { TenancyService } from '../../src/tenancy/tenancy.service';
@@ -188,7 +188,7 @@ export class TwoTenants {
   /** Every row stored for `tenantId`, read straight from the database. */
   async stored(tenantId: string): Promise<StoredState> {
     // The rollups' counts wait in memory for up to a second (RollupBuffer): what is stored includes them.
-    await this.services.get(ExecutionsRepository).flushRollups();
+    await this.services.get(ExecutionRollupsRepository).flush();
     const rows = (sql: string) => this.services.dataSource.query(sql, [tenantId]);
     return {
       tenants: await rows('SELECT * FROM tenants WHERE id = $1'),

@@ -3,9 +3,10 @@ import type { TenantTables } from '../tenancy/tenant-tables';
 import { DatabaseSettings } from '../database/database-settings';
 import { DatabasePool } from '../database/database-pool';
 import { Execution } from './execution.entity';
-import { ExecutionsRepository } from './executions.repository';
-import { ExecutionLogPartitions } from './log-partitions';
-import { AsyncCommitWrites } from './async-commit-writes';
+import { ExecutionLogPools } from './execution-log-pools';
+import { ExecutionRollupsRepository } from './execution-rollups.repository';
+import { ExecutionWritesRepository } from './execution-writes.repository';
+import { LogPartitionsRepository } from './log-partitions.repository';
 
 function execution(): Execution {
   return Object.assign(new Execution(), {
@@ -26,15 +27,15 @@ function execution(): Execution {
   });
 }
 
-describe('ExecutionsRepository: the log written through a pooler that loses prepared statements', () => {
+describe('ExecutionWritesRepository: the log written through a pooler that loses prepared statements', () => {
   it('stores the batch all the same, and writes without prepared statements from then on', async () => {
-    const settings = new DatabaseSettings('postgres://unused', true, 1, 1_000);
-    const writes = new AsyncCommitWrites(settings, {} as DatabasePool);
-    const repository = new ExecutionsRepository(settings, {} as DatabasePool, {} as ExecutionLogPartitions, {} as TenantTables, writes);
+    const pools = new ExecutionLogPools(new DatabaseSettings('postgres://unused', true, 1, 1_000), {} as DatabasePool, {} as LogPartitionsRepository);
+    const rollups = new ExecutionRollupsRepository(pools);
+    const repository = new ExecutionWritesRepository({} as DatabasePool, pools, {} as LogPartitionsRepository, {} as TenantTables, rollups);
     const calls: Array<{ named: boolean }> = [];
     const lost = Object.assign(new Error('prepared statement "agw_log_insert" does not exist'), { code: '26000' });
     // The log's own connections (a server's asynchronous-commit pool), standing in for a pooler in transaction mode.
-    (writes as unknown as { pool: unknown }).pool = {
+    (pools as unknown as { logPool: unknown }).logPool = {
       query: (statement: unknown) => {
         const named = typeof statement === 'object' && statement !== null && 'name' in statement;
         calls.push({ named });

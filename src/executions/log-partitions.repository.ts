@@ -1,15 +1,26 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DatabaseSettings } from '../database/database-settings';
+import { DedicatedConnection } from '../database/dedicated-connection';
+import { DummyValue, GenerateSql } from '../database/generate-sql';
+import {
+  ATTACH_PARTITION_DDL,
+  CREATE_LOCK_SQL,
+  CREATE_PARTITION_DDL,
+  DETACH_CONCURRENTLY_DDL,
+  DETACH_PARTITION_DDL,
+  DETACHED_SQL,
+  DROP_PARTITION_DDL,
+  FINALIZE_DETACH_DDL,
+  LOCK_TIMEOUT_SQL,
+  LOG_TABLES,
+  LogTable,
+  PARTITIONS_SQL,
+  UTC_SQL,
+} from './log-partitions.sql';
+
+export type { LogTable };
 
 const DAY_MS = 86_400_000;
-
-/** The tables of the delivery log, each partitioned by day on its time column. */
-const LOG_TABLES = ['executions', 'execution_payloads', 'execution_stats_hourly', 'execution_stats_daily'] as const;
-export type LogTable = (typeof LOG_TABLES)[number];
-
-/** Advisory lock keys (any two numbers the service uses for nothing else). */
-const CREATE_LOCK = 0x61677701;
-export const MAINTENANCE_LOCK = 0x61677702;
 
 /** A partition and the range of its table it holds; `from` null is MINVALUE (the table the log was before partitioning). */
 interface Partition {
@@ -21,79 +32,68 @@ interface Partition {
   detachPending: boolean;
 }
 
-/** One connection's statements: a client of its own, so that locks and transactions stay on it. */
-export type Sql = <Row = Record<string, unknown>>(sql: string, parameters?: unknown[]) => Promise<Row[]>;
-
 /**
  * The partitions of the delivery log's tables: one per UTC day, named `<table>_pYYYYMMDD`. New ones are created
  * ahead (empty, then ATTACHed, which takes only a SHARE UPDATE EXCLUSIVE lock on the parent: reads and writes go
  * on), old ones detached (CONCURRENTLY on a PostgreSQL server) and dropped: retention never deletes rows one by one.
  * Every statement that waits for a lock gives up after a second (`lock_timeout`), so that it never queues
- * requests behind it; the next run tries again.
+ * requests behind it; the next run tries again. The statements are in log-partitions.sql.ts; the upkeep's
+ * methods take its session last (`withConnection`).
  */
 @Injectable()
-export class ExecutionLogPartitions {
+export class LogPartitionsRepository {
   private readonly logger = new Logger('ExecutionLog');
 
   constructor(private readonly settings: DatabaseSettings) {}
 
-  /** Runs `work` on a connection of its own, closed afterwards. */
-  async withConnection<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    const client = this.settings.newClient('action-gateway log maintenance');
-    client.on('error', () => undefined);
-    await client.connect();
-    try {
-      const sql: Sql = async <Row,>(text: string, parameters?: unknown[]) => (await client.query<Row & object>(text, parameters)).rows;
-      await sql(`SET lock_timeout = '1s'`);
-      await sql(`SET TimeZone = 'UTC'`);
-      return await work(sql);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
+  /** Runs `work` on a connection of its own (the upkeep's), closed afterwards. */
+  @GenerateSql({ params: [async () => undefined] })
+  withConnection<T>(work: (session: DedicatedConnection) => Promise<T>): Promise<T> {
+    return DedicatedConnection.open(this.settings, 'action-gateway log maintenance', async (session) => {
+      await session.query(LOCK_TIMEOUT_SQL);
+      await session.query(UTC_SQL);
+      return work(session);
+    });
   }
 
   /**
    * Makes sure every table of the log has a partition for each UTC day from `from` to `to` (inclusive). Replicas
    * doing it at once take turns (an advisory lock), and a day some partition already covers is left alone.
    */
+  // Today's partitions stand (the upkeep makes them as the service starts): the example creates none.
+  @GenerateSql({ name: 'days whose partitions stand', params: [new Date(), new Date()] })
   async ensure(from: Date, to: Date): Promise<number> {
-    return this.withConnection((sql) => this.ensureWith(sql, from, to));
+    return this.withConnection((session) => this.ensureOn(from, to, session));
   }
 
-  async ensureWith(sql: Sql, from: Date, to: Date): Promise<number> {
-    let created = 0;
-    await sql('BEGIN');
-    try {
-      await sql(`SELECT pg_advisory_xact_lock(${CREATE_LOCK})`);
-      const existing = await this.list(sql);
+  /** `ensure`, on the upkeep's `session`. */
+  @GenerateSql({ name: 'days whose partitions stand', params: [new Date(), new Date(), DummyValue.CONNECTION] })
+  async ensureOn(from: Date, to: Date, session: DedicatedConnection): Promise<number> {
+    const created = await session.transaction(async () => {
+      let made = 0;
+      await session.query(CREATE_LOCK_SQL);
+      const existing = await this.list(session);
       for (const table of LOG_TABLES) {
         const ranges = existing.filter((partition) => partition.table === table);
         for (let day = startOfDay(from); day.getTime() <= to.getTime(); day = new Date(day.getTime() + DAY_MS)) {
           const end = new Date(day.getTime() + DAY_MS);
           if (ranges.some((partition) => (partition.from === null || partition.from < end) && partition.to > day)) continue;
-          const name = partitionName(table, day);
-          await sql(`CREATE TABLE ${name} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-          await sql(`ALTER TABLE ${table} ATTACH PARTITION ${name} FOR VALUES FROM ('${day.toISOString()}') TO ('${end.toISOString()}')`);
-          created += 1;
+          const partition = partitionName(table, day);
+          await session.query(CREATE_PARTITION_DDL.with({ partition, table }));
+          await session.query(ATTACH_PARTITION_DDL.with({ table, partition, from: day.toISOString(), to: end.toISOString() }));
+          made += 1;
         }
       }
-      await sql('COMMIT');
-    } catch (error) {
-      await sql('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
+      return made;
+    });
     if (created > 0) this.logger.log({ created }, 'created partitions of the delivery log');
     return created;
   }
 
   /** Every partition of the log's tables, oldest first. */
-  async list(sql: Sql): Promise<Partition[]> {
-    const rows = await sql<{ table: LogTable; name: string; bound: string; detach_pending: boolean }>(
-      `SELECT p.relname AS table, c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound, i.inhdetachpending AS detach_pending
-       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
-       WHERE p.relname = ANY($1) AND p.relnamespace = c.relnamespace AND p.relnamespace = current_schema()::regnamespace`,
-      [LOG_TABLES],
-    );
+  @GenerateSql({ params: [DummyValue.CONNECTION] })
+  async list(session: DedicatedConnection): Promise<Partition[]> {
+    const rows = await session.query(PARTITIONS_SQL, [LOG_TABLES]);
     return rows
       .map((row) => ({ table: row.table, name: row.name, ...parseBound(row.bound), detachPending: row.detach_pending }))
       .sort((a, b) => (a.from?.getTime() ?? -Infinity) - (b.from?.getTime() ?? -Infinity));
@@ -104,25 +104,22 @@ export class ExecutionLogPartitions {
    * (on a server) waits for the queries that use the partition and blocks none; the embedded database, one
    * session, detaches at once. Returns the names dropped.
    */
-  async dropBefore(sql: Sql, table: LogTable, cutoff: Date, concurrently: boolean): Promise<string[]> {
+  // A cutoff before every partition: the example drops nothing.
+  @GenerateSql({ name: 'nothing past retention', params: ['execution_stats_hourly', new Date(0), true, DummyValue.CONNECTION] })
+  async dropBefore(table: LogTable, cutoff: Date, concurrently: boolean, session: DedicatedConnection): Promise<string[]> {
     const dropped: string[] = [];
-    for (const partition of await this.list(sql)) {
-      if (partition.table !== table || partition.to > cutoff) continue;
-      if (partition.detachPending) await sql(`ALTER TABLE ${table} DETACH PARTITION ${partition.name} FINALIZE`);
-      else await sql(`ALTER TABLE ${table} DETACH PARTITION ${partition.name}${concurrently ? ' CONCURRENTLY' : ''}`);
-      await sql(`DROP TABLE ${partition.name}`);
-      dropped.push(partition.name);
+    for (const { table: of, name, to, detachPending } of await this.list(session)) {
+      if (of !== table || to > cutoff) continue;
+      const detach = detachPending ? FINALIZE_DETACH_DDL : concurrently ? DETACH_CONCURRENTLY_DDL : DETACH_PARTITION_DDL;
+      await session.query(detach.with({ table, name }));
+      await session.query(DROP_PARTITION_DDL.with({ name }));
+      dropped.push(name);
     }
     // A partition detached by a run that stopped before dropping it.
-    const leftovers = await sql<{ name: string }>(
-      `SELECT c.relname AS name FROM pg_class c WHERE c.relkind = 'r' AND c.relname LIKE $1 AND c.relnamespace = current_schema()::regnamespace
-       AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid)`,
-      [`${table}\\_p%`],
-    );
-    for (const { name } of leftovers) {
+    for (const { name } of await session.query(DETACHED_SQL, [`${table}\\_p%`])) {
       const day = dayOfName(table, name);
       if (day && day.getTime() + DAY_MS <= cutoff.getTime()) {
-        await sql(`DROP TABLE ${name}`);
+        await session.query(DROP_PARTITION_DDL.with({ name }));
         dropped.push(name);
       }
     }
