@@ -108,9 +108,10 @@ const MUTATIONS = [
   compile(replays, 'replays.saveProgress', '`$1` parameter dropped', [['query(PROGRESS_SQL, [tenantId, id,', 'query(PROGRESS_SQL, [id,']]),
   behaviour(replays, 'replays.saveProgress', 'PROGRESS_SQL: OR true', [['finished_at = $10 WHERE tenant_id = $1', `finished_at = $10 WHERE ${OR_TRUE}`]]),
   compile(replays, 'replays.countFailed', '`$1` parameter dropped', [['query(COUNT_FAILED_SQL, [tenantId, actionId,', 'query(COUNT_FAILED_SQL, [actionId,']]),
-  behaviour(replays, 'replays.countFailed', 'COUNT_FAILED_SQL: OR true', [["`SELECT count(*)::int AS count FROM (SELECT 1 FROM executions WHERE tenant_id = $1", `\`SELECT count(*)::int AS count FROM (SELECT 1 FROM executions WHERE ${OR_TRUE}`]]),
+  // COUNT_FAILED_SQL and NEXT_FAILED_SQL share FAILED_ORIGINALS: its tenant lost, each method is tried on its own.
+  behaviour(replays, 'replays.countFailed', 'FAILED_ORIGINALS: OR true', [["`FROM executions e WHERE e.tenant_id = $1 AND", "`FROM executions e WHERE (e.tenant_id = $1 OR true) AND"]]),
   compile(replays, 'replays.nextFailed', '`$1` parameter dropped', [['query(NEXT_FAILED_SQL, [tenantId, actionId,', 'query(NEXT_FAILED_SQL, [actionId,']]),
-  behaviour(replays, 'replays.nextFailed', 'NEXT_FAILED_SQL: OR true', [["`SELECT id, created_at::text AS position FROM executions WHERE tenant_id = $1", `\`SELECT id, created_at::text AS position FROM executions WHERE ${OR_TRUE}`]]),
+  behaviour(replays, 'replays.nextFailed', 'FAILED_ORIGINALS: OR true', [["`FROM executions e WHERE e.tenant_id = $1 AND", "`FROM executions e WHERE (e.tenant_id = $1 OR true) AND"]]),
 
   // ConsoleSessionsRepository
   compile(sessions, 'sessions.deleteByTenant', '`.for(tenantId)` dropped', [['this.sessions.for(tenantId).delete({})', 'this.sessions.delete({})']]),
