@@ -75,6 +75,8 @@ describe('the MCP server (/mcp) with the SDK client', () => {
         description: 'Current weather for a city',
         inputSchema: { type: 'object', properties: { city: { type: 'string', minLength: 1 } }, required: ['city'] },
         execution: { taskSupport: 'optional' },
+        // Every call may carry an idempotency key: where it goes, and how long it holds.
+        _meta: { 'action-gateway/idempotency-key': { header: 'Idempotency-Key', mcp_meta_key: 'io.modelcontextprotocol/idempotency-key', retention_hours: 24 } },
       },
     ]);
     expect(listed.nextCursor).toBeUndefined();

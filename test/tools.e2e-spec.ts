@@ -205,7 +205,13 @@ describe('GET /tools: tool definitions for a corpus of realistic schemas', () =>
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ error: 'Invalid token' });
     const other = await createTenant(testApp);
-    expect((await gateway(testApp, 'GET', '/tools?format=openai', { token: other.jwt })).body).toEqual({ format: 'openai', tools: [], actions: [], omitted: [] });
+    expect((await gateway(testApp, 'GET', '/tools?format=openai', { token: other.jwt })).body).toEqual({
+      format: 'openai',
+      tools: [],
+      actions: [],
+      omitted: [],
+      idempotency_key: { header: 'Idempotency-Key', mcp_meta_key: 'io.modelcontextprotocol/idempotency-key', retention_hours: 24 },
+    });
   });
 });
 

@@ -11,6 +11,15 @@ export const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 3_600_000;
 /** What a key may be: 1 to 255 printable ASCII characters (space included). */
 const KEY = /^[\x20-\x7e]{1,255}$/;
 export const INVALID_KEY = 'Idempotency-Key: must be 1 to 255 printable ASCII characters';
+/** Where a `tools/call` carries its key (docs/llm-tools.md, "Retrying a call safely"). */
+export const IDEMPOTENCY_META_KEY = 'io.modelcontextprotocol/idempotency-key';
+
+/**
+ * How any call of a tool is made safe to retry, as `GET /tools` says it beside the definitions and every MCP tool
+ * in its `_meta`: the key's HTTP header, its `_meta` key on `tools/call`, and how long a key is kept.
+ */
+export const IDEMPOTENCY_KEY_USE = { header: 'Idempotency-Key', mcp_meta_key: IDEMPOTENCY_META_KEY, retention_hours: IDEMPOTENCY_KEY_RETENTION_MS / 3_600_000 } as const;
+
 /** The header that says an answer is the stored one given again (Stripe's, and the IETF draft's). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 

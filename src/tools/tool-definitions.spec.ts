@@ -1,6 +1,9 @@
 import { providerToolName, ToolDefinitions } from './tool-definitions';
 
 const weather = { name: 'get_weather', description: 'Current weather', json_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+/** What every definition list says of idempotency keys beside the definitions, and every MCP tool in its `_meta`. */
+const KEY_USE = { header: 'Idempotency-Key', mcp_meta_key: 'io.modelcontextprotocol/idempotency-key', retention_hours: 24 };
+const KEY_META = { _meta: { 'action-gateway/idempotency-key': KEY_USE } };
 const strictParameters = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
 
 describe('ToolDefinitions', () => {
@@ -16,10 +19,20 @@ describe('ToolDefinitions', () => {
     expect(definitions.build('anthropic', [weather]).tools).toEqual([{ name: 'get_weather', description: 'Current weather', input_schema: weather.json_schema }]);
     expect(definitions.build('mcp', [weather])).toEqual({
       format: 'mcp',
-      tools: [{ name: 'get_weather', description: 'Current weather', inputSchema: weather.json_schema, execution: { taskSupport: 'optional' } }],
+      tools: [{ name: 'get_weather', description: 'Current weather', inputSchema: weather.json_schema, execution: { taskSupport: 'optional' }, ...KEY_META }],
       actions: [{ tool_name: 'get_weather', action_name: 'get_weather', strict: null, notes: [] }],
       omitted: [],
+      idempotency_key: KEY_USE,
     });
+  });
+
+  it('says beside every format\'s definitions, and in no provider\'s definition, that a call may carry an idempotency key', () => {
+    for (const format of ['openai', 'openai-responses', 'anthropic'] as const) {
+      const built = definitions.build(format, [weather]);
+      expect(built.idempotency_key).toEqual(KEY_USE);
+      expect(JSON.stringify(built.tools)).not.toContain('idempotency');
+    }
+    expect(definitions.build('mcp', []).idempotency_key).toEqual(KEY_USE);
   });
 
   it('sends a schema strict mode cannot take as it is, strict: false, saying why beside it', () => {
@@ -54,7 +67,7 @@ describe('ToolDefinitions', () => {
       });
     }
     expect(definitions.build('mcp', [either]).tools).toEqual([
-      { name: 'either', description: 'd', inputSchema: { type: 'object', ...either.json_schema }, execution: { taskSupport: 'optional' } },
+      { name: 'either', description: 'd', inputSchema: { type: 'object', ...either.json_schema }, execution: { taskSupport: 'optional' }, ...KEY_META },
     ]);
   });
 

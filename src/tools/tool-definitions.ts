@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { IDEMPOTENCY_KEY_USE } from '../executions/idempotency';
 import { OmittedActionDto, ToolActionDto, ToolFormat, ToolListResponse } from './dto/tool-list.response';
 import { toOpenAiStrict } from './openai-strict';
 import { toProviderSchema } from './provider-schema';
@@ -19,7 +20,12 @@ export interface McpTool {
   inputSchema: JsonObject & { type: 'object' };
   /** Every tool may be called as a task (MCP 2025-11-25): accepted at once, run in the background. */
   execution: { taskSupport: 'optional' };
+  /** Every call may carry an idempotency key: where, and for how long it holds (IDEMPOTENCY_KEY_USE). */
+  _meta: { [TOOL_IDEMPOTENCY_META_KEY]: typeof IDEMPOTENCY_KEY_USE };
 }
+
+/** The `_meta` key of an MCP tool that says its calls may carry an idempotency key, and how. */
+export const TOOL_IDEMPOTENCY_META_KEY = 'action-gateway/idempotency-key';
 
 /** OpenAI and Anthropic take tool names of 1 to 64 of `[a-zA-Z0-9_-]`; action names may have 100 characters. */
 const PROVIDER_NAME_MAX_LENGTH = 64;
@@ -45,7 +51,8 @@ interface Converted {
 /**
  * Turns actions into the tool definitions of each tool-calling API (see docs/llm-tools.md for the mapping). The
  * definitions themselves stay exactly what the provider takes; what the conversion changed or could not do is
- * said beside them, in `actions` and `omitted`.
+ * said beside them, in `actions` and `omitted`, and how a call is made safe to retry in `idempotency_key` (an MCP
+ * tool says it in its `_meta` too).
  */
 @Injectable()
 export class ToolDefinitions {
@@ -77,15 +84,22 @@ export class ToolDefinitions {
       tools.push(converted.tool);
       actions.push({ tool_name: toolName, action_name: source.name, strict: converted.strict, notes });
     }
-    return { format, tools, actions, omitted };
+    return { format, tools, actions, omitted, idempotency_key: IDEMPOTENCY_KEY_USE };
   }
 
   /**
    * The action as an MCP tool: `inputSchema` is its `json_schema`, with the `type: "object"` MCP requires; any
-   * tool may be called as a task.
+   * tool may be called as a task, and with an idempotency key (said in `_meta`, the protocol's place for what is
+   * a server's own).
    */
   mcpTool(source: ToolSource): McpTool {
-    return { name: source.name, description: source.description, inputSchema: mcpInputSchema(source.json_schema), execution: { taskSupport: 'optional' } };
+    return {
+      name: source.name,
+      description: source.description,
+      inputSchema: mcpInputSchema(source.json_schema),
+      execution: { taskSupport: 'optional' },
+      _meta: { [TOOL_IDEMPOTENCY_META_KEY]: IDEMPOTENCY_KEY_USE },
+    };
   }
 
   /** An OpenAI or Anthropic definition, or why the action cannot be one. */

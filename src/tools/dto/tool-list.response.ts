@@ -29,6 +29,18 @@ export class OmittedActionDto {
   reason: string;
 }
 
+/** How a tool call is made safe to retry (docs/llm-tools.md, "Retrying a call safely"). */
+export class IdempotencyKeyUseDto {
+  @ApiProperty({ example: 'Idempotency-Key', description: 'The header of POST /actions/{action_name}/execute (or of the MCP request) that carries the key: 1 to 255 printable ASCII characters, one per logical call' })
+  header: 'Idempotency-Key';
+
+  @ApiProperty({ example: 'io.modelcontextprotocol/idempotency-key', description: 'The `_meta` key of an MCP tools/call that carries it' })
+  mcp_meta_key: 'io.modelcontextprotocol/idempotency-key';
+
+  @ApiProperty({ example: 24, description: 'How long a key answers its first call\'s execution again, in hours' })
+  retention_hours: number;
+}
+
 export class ToolListResponse {
   @ApiProperty({ enum: TOOL_FORMATS })
   format: ToolFormat;
@@ -39,7 +51,7 @@ export class ToolListResponse {
     description:
       'The definitions, exactly as the provider takes them (pass the list as `tools`): openai `{type:"function", function:{name, description, parameters, strict}}` ' +
       '(Chat Completions); openai-responses `{type:"function", name, description, parameters, strict}` (Responses API); anthropic ' +
-      '`{name, description, input_schema}`; mcp `{name, description, inputSchema}` (the Model Context Protocol\'s Tool). Ordered by action name.',
+      '`{name, description, input_schema}`; mcp `{name, description, inputSchema, execution, _meta}` (the Model Context Protocol\'s Tool; `_meta` says a call may carry an idempotency key). Ordered by action name.',
     example: [
       {
         type: 'function',
@@ -59,4 +71,7 @@ export class ToolListResponse {
 
   @ApiProperty({ type: [OmittedActionDto], description: 'Actions this format cannot describe without letting the model send parameters the action refuses' })
   omitted: OmittedActionDto[];
+
+  @ApiProperty({ type: IdempotencyKeyUseDto, description: 'Any call of any of these tools may carry an idempotency key, which makes a retry safe (the definitions themselves stay as the provider takes them)' })
+  idempotency_key: IdempotencyKeyUseDto;
 }

@@ -12,7 +12,7 @@ import { Tracing } from '../../tracing/tracing';
 import { AppConfig } from '../../config/app-config';
 import { ExecutionLogService } from '../../executions/execution-log.service';
 import { TooManyUnfinishedExecutionsError } from '../../executions/executions.errors';
-import { isIdempotencyKey } from '../../executions/idempotency';
+import { IDEMPOTENCY_META_KEY, isIdempotencyKey } from '../../executions/idempotency';
 import { ToolsService } from '../tools.service';
 import { ExecutionTaskStore, TASK_POLL_MS, toolResult } from './execution-tasks';
 import { McpCursors } from './mcp-cursors';
@@ -22,7 +22,7 @@ import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, McpScreenedTransport }
 export const TOOLS_PAGE_SIZE = 50;
 export { EXECUTION_META_KEY } from './execution-tasks';
 /** The `_meta` key of a tools/call that carries its idempotency key (as execute's Idempotency-Key header does). */
-export const IDEMPOTENCY_META_KEY = 'io.modelcontextprotocol/idempotency-key';
+export { IDEMPOTENCY_META_KEY };
 /** The `_meta` key of a result that is a key's stored execution given again (as execute's Idempotent-Replayed header). */
 export const REPLAYED_META_KEY = 'action-gateway/idempotent-replayed';
 
