@@ -1,8 +1,9 @@
 // The framework floor (bench/baseline-server.mjs with BASELINE_MODE=nest): the no-database baseline's work inside
 // a minimal NestJS application on Fastify, with the service's guard chain and nothing else: a bearer guard (the
 // no-database baseline's own check: HS256 with a KeyObject, iss/aud, exp, the API token's standing from memory),
-// then @nestjs/throttler's guard keyed by tenant (its in-memory storage, a budget never reached), then a controller
-// answering the action's JSON, made once at start. No interceptors, pipes, filters, logging, metrics, tracing,
+// then @nestjs/throttler's guard keyed by tenant as the service builds it (the service's own in-memory storage and
+// route metadata cache, from its build: the library's default storage sets a timer per hit, which the service
+// replaced; a budget never reached), then a controller answering the action's JSON, made once at start. No interceptors, pipes, filters, logging, metrics, tracing,
 // request ids or read model: what NestJS on Fastify with those two guards costs a request, the least any
 // implementation on this framework pays. Plain JavaScript: the decorators are applied as functions.
 import { createRequire } from 'node:module';
@@ -16,6 +17,8 @@ const { Controller, Get, Header, HttpException, Injectable, Module, NotFoundExce
 const { NestFactory } = project('@nestjs/core');
 const { FastifyAdapter } = project('@nestjs/platform-fastify');
 const { ThrottlerGuard, ThrottlerModule } = project('@nestjs/throttler');
+const { MemoryThrottlerStorage } = project(join(ROOT, 'dist/src/rate-limit/memory-throttler-storage.js'));
+const { RouteMetadataCache } = project(join(ROOT, 'dist/src/rate-limit/route-metadata-cache.js'));
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -49,7 +52,12 @@ export async function startNestFloor({ host, port, authenticate, actions, prefix
   }
   Injectable()(BearerGuard);
 
+  // The options and storage injected as into @nestjs/throttler's guard (its constructor's metadata is inherited).
   class TenantThrottlerGuard extends ThrottlerGuard {
+    constructor(options, storage) {
+      super(options, storage, new RouteMetadataCache());
+    }
+
     async getTracker(request) {
       return `tenant:${request.user.tenantId}`;
     }
@@ -85,7 +93,7 @@ export async function startNestFloor({ host, port, authenticate, actions, prefix
 
   class FloorModule {}
   Module({
-    imports: [ThrottlerModule.forRoot([{ name: 'hourly', ttl: 3_600_000, limit: 1_000_000_000 }])],
+    imports: [ThrottlerModule.forRoot({ throttlers: [{ name: 'hourly', ttl: 3_600_000, limit: 1_000_000_000 }], storage: new MemoryThrottlerStorage() })],
     controllers: [ActionsController, ProbeController],
   })(FloorModule);
 
