@@ -174,6 +174,8 @@ async function tenantScopeProblems(text: string): Promise<string[]> {
     const other = Object.keys(node).find((key) => /^[A-Z]\w*Stmt$/.test(key) && !(STATEMENTS as readonly string[]).includes(key));
     if (other) problems.push(`a ${other.slice(0, -'Stmt'.length).toUpperCase()} statement, which this check does not read`);
   });
+  // A condition ANDed into an ON is not nested under anything, whatever side of the join it constrains.
+  visit(tree, (node) => conjunctsOf((node.JoinExpr as Node | undefined)?.quals as Node | undefined).forEach((condition) => constraining.add(condition)));
   visit(tree, (node) => {
     if (isTenantCondition(node) && !constraining.has(node)) problems.push('a tenant_id = $1 that constrains nothing: under an OR, a NOT, a CASE or a function');
   });
