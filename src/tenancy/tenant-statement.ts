@@ -25,10 +25,11 @@ export function declaredTenantStatements(): readonly string[] {
  * Declares a hand-written statement about tenant `$1`'s rows (see `Statement`): it runs only with a `TenantId`
  * first, and its text must constrain `tenant_id` by `$1` (or, for an INSERT, write `$1` into `tenant_id`).
  * A statement that lost its predicate fails here, when its module loads, in every test. Where the predicate sits
- * is checked on PostgreSQL's own parse tree by tenant-statement.spec.ts, for every statement declared: each
- * SELECT, UPDATE and DELETE of a table ANDs `tenant_id = $1` into its WHERE, never under an OR or a NOT
- * (`(tenant_id = $1 OR true)` matches the pattern and constrains nothing). What else it does is in its SQL
- * snapshot (src/queries/).
+ * is checked on PostgreSQL's own parse tree by tenant-statement.spec.ts, for every statement declared: each read
+ * of a table (WITH queries, subqueries, UNION branches, UPDATE … FROM and DELETE … USING included) ANDs
+ * `tenant_id = $1` into its own query's WHERE, never under an OR or a NOT (`(tenant_id = $1 OR true)` matches the
+ * pattern and constrains nothing); docs/architecture.md, "Tenant-scoped queries", has the rule. What else it
+ * does is in its SQL snapshot (src/queries/).
  */
 export function tenantStatement<Params extends readonly unknown[] = [], Row = unknown>(text: string): TenantStatement<Params, Row> {
   if (!TENANT_PREDICATE.test(text) && !TENANT_INSERT.test(text)) {

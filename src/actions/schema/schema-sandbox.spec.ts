@@ -1,13 +1,23 @@
 import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { MAX_WAITING, SANDBOX_DEADLINE_MS, SchemaSandbox, SHARED_WORKERS, SLOW_JOB_MS } from './schema-sandbox';
 
 describe('SchemaSandbox', () => {
   let sandbox: SchemaSandbox;
+  let warn: jest.SpyInstance;
   beforeEach(() => {
     sandbox = new SchemaSandbox();
+    // A runaway job's owner is quarantined with a warning: captured here, and nothing else may be warned.
+    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   });
-  afterEach(() => sandbox.onApplicationShutdown());
+  afterEach(async () => {
+    await sandbox.onApplicationShutdown();
+    const warnings = warn.mock.calls.map(([, message]) => message as string);
+    warn.mockRestore();
+    expect(warnings.filter((message) => !QUARANTINED.test(message))).toEqual([]);
+  });
+  const QUARANTINED = /^schema checks of this tenant run on a worker of their own for 10 minutes: its check ran past \d+ ms$/;
 
   const objectSchema = { type: 'object' };
   const requiresX = { type: 'object', required: ['x'] };
@@ -41,6 +51,7 @@ describe('SchemaSandbox', () => {
     expect(elapsed).toBeGreaterThanOrEqual(SANDBOX_DEADLINE_MS - 5);
     expect(elapsed).toBeLessThan(SANDBOX_DEADLINE_MS + 5_000);
     expect(sandbox.isQuarantined('t')).toBe(true);
+    expect(warn.mock.calls).toEqual([[{ tenantId: 't' }, expect.stringMatching(QUARANTINED)]]);
     expect(await sandbox.validate('t', 'k@2', objectSchema, {})).toEqual({ kind: 'answered', reply: { valid: true } });
     expect(sandbox.workers.own).toBe(1);
     expect(sandbox.isQuarantined('other')).toBe(false);
