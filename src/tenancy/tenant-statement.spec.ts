@@ -25,6 +25,9 @@ describe('a tenant statement', () => {
       ['UPDATE actions a SET description = e.error FROM executions e WHERE a.tenant_id = $1 AND e.tenant_id = $1 AND e.action_id = a.id'],
       ['DELETE FROM execution_payloads p USING executions e WHERE p.tenant_id = $1 AND e.tenant_id = $1 AND p.execution_id = e.id'],
       ['INSERT INTO execution_payloads (tenant_id, execution_id) SELECT $1, id FROM executions WHERE tenant_id = $1 AND status = $2'],
+      ['INSERT INTO actions (tenant_id, id, name) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, name) DO UPDATE SET id = EXCLUDED.id'],
+      ['INSERT INTO actions AS a (tenant_id, id, name) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name WHERE a.tenant_id = $1'],
+      ['INSERT INTO actions (tenant_id, id, name) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING'],
     ])('passes a statement that constrains every table it reads: %s', async (text) => {
       expect(await tenantScopeProblems(text)).toEqual([]);
     });
@@ -57,6 +60,9 @@ describe('a tenant statement', () => {
       ['INSERT INTO execution_payloads (tenant_id, execution_id) SELECT $1, id FROM executions', 'a SELECT of executions whose WHERE does not AND tenant_id = $1'],
       ['UPDATE actions a SET description = e.error FROM executions e WHERE a.tenant_id = $1 AND e.action_id = a.id', 'a UPDATE of executions whose WHERE does not AND e.tenant_id = $1'],
       ['DELETE FROM execution_payloads p USING executions e WHERE p.tenant_id = $1 AND p.execution_id = e.id', 'a DELETE of executions whose WHERE does not AND e.tenant_id = $1'],
+      // An upsert changes the row already there, whichever tenant's it is, unless tenant_id is part of the conflict.
+      ['INSERT INTO actions (tenant_id, id, name) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name', "an INSERT into actions whose ON CONFLICT … DO UPDATE may change another tenant's row: its conflict leaves out tenant_id"],
+      ['MERGE INTO actions a USING (SELECT id FROM actions WHERE tenant_id = $1) s ON a.id = s.id WHEN MATCHED THEN DELETE', 'a MERGE statement, which this check does not read'],
     ])('refuses %s', async (text, problem) => {
       expect(await tenantScopeProblems(text)).toContain(problem);
     });
@@ -90,7 +96,9 @@ describe('a tenant statement', () => {
  *   data-modifying one runs in full whether or not its rows are read, and a WITH query's `tenant_id` column need
  *   not be the table's). A name is a WITH query only where PostgreSQL resolves it to one: in the statement that
  *   declares it and below, after its declaration (or anywhere in it, WITH RECURSIVE), and never schema-qualified;
- * - every INSERT writes `$1` into `tenant_id`, in each row of its VALUES or in its SELECT's list;
+ * - every INSERT writes `$1` into `tenant_id`, in each row of its VALUES or in its SELECT's list, and an
+ *   ON CONFLICT … DO UPDATE names `tenant_id` in its conflict (or ANDs `tenant_id = $1` into its WHERE);
+ * - no other kind of statement (a MERGE, say) appears;
  * - `tenant_id = $1` appears nowhere else: not under an OR (`(tenant_id = $1 OR true)`), a NOT, a CASE or a
  *   function, where it would not constrain the rows.
  * Gives what is wrong, or nothing.
@@ -149,9 +157,25 @@ async function tenantScopeProblems(text: string): Promise<string[]> {
       ? (source.valuesLists as Node[]).map((list) => ((list.List as Node).items as Node[])[column])
       : [((((source.targetList as Node[] | undefined) ?? [])[column]?.ResTarget as Node | undefined)?.val as Node | undefined)];
     if (column < 0 || rows.some((value) => !value || !isFirstParameter(value))) problems.push(`an INSERT into ${relation} that does not write $1 into tenant_id`);
+    // The row an ON CONFLICT … DO UPDATE changes is the one already there: of the same tenant only if tenant_id is
+    // part of the conflict, or if its WHERE says so.
+    const conflict = insert.onConflictClause as Node | undefined;
+    if (conflict?.action !== 'ONCONFLICT_UPDATE') return;
+    const target = ((conflict.infer as Node | undefined)?.indexElems as Node[] | undefined) ?? [];
+    const where = conjunctsOf(conflict.whereClause as Node | undefined).filter(isTenantCondition);
+    where.forEach((condition) => constraining.add(condition));
+    const name = (((insert.relation as Node).alias as Node | undefined)?.aliasname as string | undefined) ?? relation;
+    const tenantOnly = target.some((element) => (element.IndexElem as Node).name === 'tenant_id') || where.some((condition) => [undefined, name].includes(tenantConditionQualifier(condition)));
+    if (!tenantOnly) problems.push(`an INSERT into ${relation} whose ON CONFLICT … DO UPDATE may change another tenant's row: its conflict leaves out tenant_id`);
   };
 
   walk(tree, new Set());
+  visit(tree, (node) => {
+    const other = Object.keys(node).find((key) => /^[A-Z]\w*Stmt$/.test(key) && !(STATEMENTS as readonly string[]).includes(key));
+    if (other) problems.push(`a ${other.slice(0, -'Stmt'.length).toUpperCase()} statement, which this check does not read`);
+  });
+  // A condition ANDed into an ON is not nested under anything, whatever side of the join it constrains.
+  visit(tree, (node) => conjunctsOf((node.JoinExpr as Node | undefined)?.quals as Node | undefined).forEach((condition) => constraining.add(condition)));
   visit(tree, (node) => {
     if (isTenantCondition(node) && !constraining.has(node)) problems.push('a tenant_id = $1 that constrains nothing: under an OR, a NOT, a CASE or a function');
   });

@@ -1,6 +1,8 @@
 import { ActionNotFoundError } from '../../src/actions/actions.errors';
 import { ActionsService } from '../../src/actions/actions.service';
+import { IDEMPOTENCY_KEY_USE } from '../../src/executions/idempotency';
 import { TOOL_FORMATS } from '../../src/tools/dto/tool-list.response';
+import { TOOL_IDEMPOTENCY_META_KEY } from '../../src/tools/tool-definitions';
 import { ToolsModule } from '../../src/tools/tools.module';
 import { ToolsService } from '../../src/tools/tools.service';
 import { signedWith, TwoTenants, twoTenantSuite } from '../support/medium';
@@ -54,7 +56,15 @@ describe('tools: tenant A never reaches tenant B (medium)', () => {
     it('mcpTools gives A’s action of a name B also has, with A’s description, and none of a name only B has', async () => {
       await readBFirst();
       const listed = await world.byA(() => tools.mcpTools(world.a.id));
-      expect(listed).toEqual([{ name: 'shared', description: 'A shared', inputSchema: expect.objectContaining({ type: 'object' }), execution: { taskSupport: 'optional' } }]);
+      expect(listed).toEqual([
+        {
+          name: 'shared',
+          description: 'A shared',
+          inputSchema: expect.objectContaining({ type: 'object' }),
+          execution: { taskSupport: 'optional' },
+          _meta: { [TOOL_IDEMPOTENCY_META_KEY]: IDEMPOTENCY_KEY_USE },
+        },
+      ]);
     });
 
     it('call with an idempotency key B used too runs A’s own action: keys are per tenant, and B’s stays as it was', async () => {
