@@ -7,6 +7,11 @@
 // token's standing, its expiry against the clock):
 //   GET  /api/v1/gateway/actions/{name}, GET /api/v1/gateway/actions, GET /readyz; anything else is 501.
 //
+// BASELINE_MODE=nest, the framework floor: the no-database baseline's memory and bearer check inside a minimal
+// NestJS application on Fastify with the service's guard chain (the bearer guard, then @nestjs/throttler keyed by
+// tenant), each answer's JSON made once at start (bench/lib/nest-floor.mjs):
+//   GET  /api/v1/gateway/actions/{name}, GET /api/v1/gateway/actions, GET /readyz.
+//
 // BASELINE_MODE=relay, the bare relay: the no-database baseline's memory (and the tenants' decrypted HMAC keys),
 // plus the one execution path, doing the least any gateway must: the bearer check, the action from memory, the
 // parameters checked by the project's own compiled schema, the call signed with the project's own signer and
@@ -44,7 +49,8 @@ import { HOST, ROOT } from './lib/common.mjs';
 
 const env = process.env;
 const RELAY = env.BASELINE_MODE === 'relay';
-const MEMORY = env.BASELINE_MODE === 'memory' || RELAY;
+const NEST = env.BASELINE_MODE === 'nest';
+const MEMORY = env.BASELINE_MODE === 'memory' || RELAY || NEST;
 const ISSUER = 'action-gateway';
 const AUDIENCE = 'action-gateway';
 const LIFETIME_S = 86_400;
@@ -397,7 +403,10 @@ const server = createServer({ keepAliveTimeout: 72_000 }, (req, res) => {
   });
 });
 
+let nestApp; // BASELINE_MODE=nest
+
 async function stop() {
+  await nestApp?.close();
   server.close();
   server.closeAllConnections();
   await pool?.end();
@@ -409,5 +418,8 @@ async function stop() {
 
 await connect();
 if (MEMORY) await loadIntoMemory();
-server.listen(Number(env.PORT), HOST);
+if (NEST) {
+  const { startNestFloor } = await import('./lib/nest-floor.mjs');
+  nestApp = await startNestFloor({ host: HOST, port: Number(env.PORT), authenticate, actions: memory.actions, prefix: PREFIX });
+} else server.listen(Number(env.PORT), HOST);
 for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => void stop());

@@ -27,13 +27,13 @@
 // On a loaded machine requests/s move between rounds: read the ratios of medians, CPU per request and allocations.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allocationProbe, allocationsPerRequest } from './lib/allocations.mjs';
-import { describeTail, freePort, HOST, killAllChildren, machineInfo, median, ROOT, round, spawnNode, stopChild, waitReady } from './lib/common.mjs';
+import { freePort, HOST, killAllChildren, machineInfo, median, reportFailures, ROOT, round, spawnNode, stopChild, thenStop, waitReady, writeResults } from './lib/common.mjs';
 import { loadJobs } from './lib/load-jobs.mjs';
-import { EXECUTABLE, EXECUTE_BODY, GATEWAY, actionName, bootstrap, startBaseline, startService } from './lib/service.mjs';
+import { EXECUTABLE, EXECUTE_BODY, GATEWAY, actionName, prepareData, startBaseline, startService } from './lib/service.mjs';
 
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const SCENARIOS = ['get_action', 'list_actions', 'executions'];
@@ -132,17 +132,8 @@ const wanted = (scenario) => CONFIG.scenarios.includes(scenario);
 
 /** One side's data: a first start creates its database, and the tenant, tokens and actions. */
 async function prepare(side, secrets, receiverUrl) {
-  side.dataDir = mkdtempSync(join(tmpdir(), 'agw-compare-data-'));
   side.env = { OTEL_SDK_DISABLED: 'true', ...(side.databaseUrl ? { DATABASE_URL: side.databaseUrl } : {}) };
-  const server = await startService({ port: await freePort(), dataDir: side.dataDir, secrets, nodeArgs: [], env: side.env, dist: join(side.root, 'dist') });
-  try {
-    side.session = await bootstrap(server.url, secrets.ADMIN_API_KEY, receiverUrl);
-  } catch (error) {
-    error.message += describeTail(server.child);
-    throw error;
-  } finally {
-    await stopChild(server.child);
-  }
+  Object.assign(side, await prepareData({ prefix: 'agw-compare-data-', secrets, receiverUrl, env: side.env, dist: join(side.root, 'dist') }));
 }
 
 /** A server's warm-up, then the two reads. */
@@ -156,19 +147,14 @@ async function reads(server, session) {
 
 async function measureSide(side, secrets) {
   const server = await startService({ port: await freePort(), dataDir: side.dataDir, secrets, nodeArgs: CONFIG.nodeArgs, env: side.env, dist: join(side.root, 'dist') });
-  try {
+  return thenStop(server, async () => {
     const results = await reads(server, side.session);
     const token = side.session.jwt;
     if (wanted('executions')) {
       results.executions = await sampled(server, () => autocannonJob(server, `${GATEWAY}/actions/${EXECUTABLE}/execute`, { method: 'POST', token, body: EXECUTE_BODY, expect: 'execution' }));
     }
     return results;
-  } catch (error) {
-    error.message += describeTail(server.child);
-    throw error;
-  } finally {
-    await stopChild(server.child);
-  }
+  });
 }
 
 async function measureFloor(side, secrets) {
@@ -265,18 +251,9 @@ async function main() {
       allocations = { base: await measureAllocations(base, secrets), head: await measureAllocations(head, secrets) };
     }
     const rows = table(base, head, rounds, CONFIG.floor, allocations);
-    const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
-    const file = join(ROOT, 'bench/results', `compare-${MODE}-${stamp}.json`);
-    mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
     const strip = ({ ref, commit }) => ({ ref, commit });
-    const record = { date: new Date().toISOString(), mode: MODE, load_average_at_end: machineLoad(), machine: machineInfo(), config: CONFIG, base: strip(base), head: strip(head), rows, allocations, rounds };
-    writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
-    console.log(`\nwritten to ${file}`);
-    const failures = rounds.flatMap((r) => Object.values(r).flatMap((side) => Object.values(side).map((result) => result.failures ?? 0))).reduce((a, b) => a + b, 0);
-    if (failures) {
-      console.log(`ERRORS: ${failures} requests failed; see the results file`);
-      process.exitCode = 1;
-    }
+    writeResults(`compare-${MODE}`, { date: new Date().toISOString(), mode: MODE, load_average_at_end: machineLoad(), machine: machineInfo(), config: CONFIG, base: strip(base), head: strip(head), rows, allocations, rounds });
+    reportFailures(rounds);
   } finally {
     await stopChild(receiver, 5_000);
     for (const side of [base, head]) if (side.dataDir && existsSync(side.dataDir)) rmSync(side.dataDir, { recursive: true, force: true, maxRetries: 5 });

@@ -1,7 +1,7 @@
 // Shared helpers of the benchmark harness (bench/run.mjs and its child processes): numbers, ports, child
 // processes pinned to a CPU, readiness, memory, and the description of the code and the machine measured.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -237,4 +237,35 @@ function keepOutput(child, dir) {
   const file = createWriteStream(join(dir, `${server}-${child.pid}.log`));
   child.stdout.pipe(file, { end: false });
   child.stderr.pipe(file, { end: false });
+}
+
+/** Writes `record` to bench/results/<name>-<time>.json, says where, and returns the path. */
+export function writeResults(name, record) {
+  const stamp = new Date().toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+  const file = join(ROOT, 'bench/results', `${name}-${stamp}.json`);
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
+  console.log(`\nwritten to ${file}`);
+  return file;
+}
+
+/** The requests that failed in `rounds` (each { side: { scenario: result } }): said, and the exit code made 1. */
+export function reportFailures(rounds) {
+  const failures = rounds.flatMap((r) => Object.values(r).flatMap((side) => Object.values(side).map((result) => result.failures ?? 0))).reduce((a, b) => a + b, 0);
+  if (failures) {
+    console.log(`ERRORS: ${failures} requests failed; see the results file`);
+    process.exitCode = 1;
+  }
+}
+
+/** `work()` on a started `server`, which is stopped after; a failure carries the tail of the server's output. */
+export async function thenStop(server, work) {
+  try {
+    return await work();
+  } catch (error) {
+    error.message += describeTail(server.child);
+    throw error;
+  } finally {
+    await stopChild(server.child);
+  }
 }

@@ -1,7 +1,9 @@
 // Starting the built service and the baseline, and the data the benchmark needs in the database.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { HOST, ROOT, spawnNode, waitReady } from './common.mjs';
+import { freePort, HOST, ROOT, spawnNode, thenStop, waitReady } from './common.mjs';
 
 export const GATEWAY = '/api/v1/gateway';
 export const ACTION_COUNT = 10;
@@ -38,12 +40,13 @@ export async function startService({ port, dataDir, secrets, nodeArgs, env: over
 /**
  * A bare baseline: `node [BENCH_BASELINE_NODE_ARGS] bench/baseline-server.mjs` on CPU 0, on the same database as
  * the service. `mode` 'query': the same queries as the service made before its read model; 'memory': the data
- * read once at start, no database while measured.
+ * read once at start, no database while measured; 'nest': the same in a minimal NestJS application (the framework
+ * floor).
  */
 export async function startBaseline({ port, dataDir, secrets, nodeArgs, mode = 'query', env: overrides = {} }) {
   const env = { ...process.env, ...overrides, PORT: String(port), DATA_DIR: dataDir, JWT_SECRET: secrets.JWT_SECRET, ENCRYPTION_KEY: secrets.ENCRYPTION_KEY, BASELINE_MODE: mode };
   const spawnedAt = performance.now();
-  const name = mode === 'memory' ? 'the no-database baseline' : 'the baseline';
+  const name = { memory: 'the no-database baseline', nest: 'the framework floor' }[mode] ?? 'the baseline';
   const child = spawnNode([...nodeArgs, join(ROOT, 'bench/baseline-server.mjs')], { cpu: 0, env, name });
   const readyMs = await waitReady(child, port, spawnedAt);
   return { child, readyMs, url: `http://${HOST}:${port}` };
@@ -92,4 +95,14 @@ export async function bootstrap(url, adminKey, receiverUrl) {
   const executable = { name: EXECUTABLE, description: 'Current weather for a city', webhook_url: receiverUrl, json_schema: schema({ city: { type: 'string' } }) };
   await call(url, 'POST', `${GATEWAY}/actions`, { body: executable, token: jwt_token, expected: 201 });
   return { tenantId: tenant.id, apiToken: api_token.token, jwt: jwt_token };
+}
+
+/**
+ * A new DATA_DIR (`prefix`) and, through a first start of the service (of `dist`, with `env`), its database and the
+ * benchmark's data (bootstrap); resolves to { dataDir, session } once the service has stopped again.
+ */
+export async function prepareData({ prefix, secrets, receiverUrl, env, dist }) {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const server = await startService({ port: await freePort(), dataDir, secrets, nodeArgs: [], env, dist });
+  return thenStop(server, async () => ({ dataDir, session: await bootstrap(server.url, secrets.ADMIN_API_KEY, receiverUrl) }));
 }

@@ -33,9 +33,9 @@ export class EmbeddedDatabaseService implements OnApplicationShutdown {
    * (EmbeddedSocketServer.connectInProcess). Undefined on DATABASE_URL. Other processes (the command line, a
    * second service on the same DATA_DIR) use the TCP port.
    */
-  inProcessConnector(): (() => Duplex) | undefined {
+  inProcessConnector(options?: { uncounted?: boolean }): (() => Duplex) | undefined {
     const embedded = this.embedded;
-    return embedded && (() => embedded.connectInProcess());
+    return embedded && (() => embedded.connectInProcess(options));
   }
 
   /**

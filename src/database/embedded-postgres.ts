@@ -108,8 +108,8 @@ export class EmbeddedPostgres {
   }
 
   /** A connection from this process with no socket (EmbeddedSocketServer.connectInProcess), for `pg`'s `stream`. */
-  connectInProcess(): Duplex {
-    return this.server.connectInProcess();
+  connectInProcess(options?: { uncounted?: boolean }): Duplex {
+    return this.server.connectInProcess(options);
   }
 
   /** How many jobs the database has begun to run (EmbeddedSocketServer.jobsRun). */

@@ -194,6 +194,25 @@ describe('EmbeddedSocketServer: connections from inside the process (connectInPr
     await server.stop();
   });
 
+  it('counts every job in jobsRun but those of a connection opened as uncounted (the job queue\'s)', async () => {
+    const server = serverAnswering(() => answer);
+    const counted = server.connectInProcess();
+    const uncounted = server.connectInProcess({ uncounted: true });
+    const [toCounted, toUncounted] = [received(counted), received(uncounted)];
+    const before = server.jobsRun;
+    uncounted.write(query('SELECT 1'));
+    await settled();
+    expect(server.jobsRun).toBe(before);
+    expect(Buffer.concat(toUncounted)).toEqual(answer);
+    counted.write(query('SELECT 1'));
+    await settled();
+    expect(server.jobsRun).toBe(before + 1);
+    expect(Buffer.concat(toCounted)).toEqual(answer);
+    counted.destroy();
+    uncounted.destroy();
+    await server.stop();
+  });
+
   it('refuses connections once stopped, as a closed port does', async () => {
     const server = serverAnswering(() => answer);
     await server.stop();

@@ -39,6 +39,8 @@ interface Connection {
   heldBytes: number;
   /** A TCP client that has not given the password yet: its messages go to its login, unseen by PGlite. */
   login?: TcpLogin;
+  /** Its jobs are not counted in `jobsRun` (connectInProcess). */
+  uncounted?: boolean;
 }
 
 /** Who may connect over TCP. Connections from inside the process (connectInProcess) need nothing. */
@@ -97,8 +99,9 @@ export class EmbeddedSocketServer {
   private running?: Job;
   /**
    * How many jobs PGlite has begun to run, whoever sent them (a connection's messages, an abandoned session's
-   * rollback). Nothing reaches this database any other way, so while the count stands still nothing has been
-   * committed: the read model asks no statement then (ReadModel.synced).
+   * rollback), but those of this process's connections opened as `uncounted`. Nothing reaches this database any
+   * other way, so while the count stands still nothing has been committed to the read model's tables: the read
+   * model asks no statement then (ReadModel.synced).
    */
   jobsRun = 0;
   /** stop() has begun: no connection is accepted any more, in process or over TCP. */
@@ -136,15 +139,17 @@ export class EmbeddedSocketServer {
    * A connection from inside this process, served exactly as a TCP one (the same handler, queue, holding and
    * notifications), with no kernel socket between: the `pg` driver takes it as its `stream`. What this process
    * sends its own database then costs no system calls and no wait for the event loop to see a socket ready.
+   * `uncounted`: its jobs do not count in `jobsRun`, for a connection that writes none of the read model's tables
+   * (the job queue's, whose polls would otherwise make the next read send a statement: docs/decisions.md).
    */
-  connectInProcess(): InProcessEnd {
+  connectInProcess({ uncounted = false }: { uncounted?: boolean } = {}): InProcessEnd {
     if (this.stopped) return InProcessEnd.refused('the embedded database has stopped');
     const [client, server] = InProcessEnd.pair();
-    void this.accept(server);
+    void this.accept(server, uncounted);
     return client;
   }
 
-  private async accept(socket: ClientSocket): Promise<void> {
+  private async accept(socket: ClientSocket, uncounted = false): Promise<void> {
     if (this.stopped) {
       socket.destroy();
       return;
@@ -157,7 +162,7 @@ export class EmbeddedSocketServer {
     const handler = new this.Handler({ queryQueue: this.queueFacade(), closeOnDetach: true });
     const { password, loginTimeoutMs = 10_000 } = this.access;
     const login = socket instanceof Socket && password !== undefined ? new TcpLogin(socket, password, loginTimeoutMs) : undefined;
-    this.connections.set(handler.handlerId, { handler, socket, held: [], heldBytes: 0, login });
+    this.connections.set(handler.handlerId, { handler, socket, held: [], heldBytes: 0, login, uncounted });
     const forget = () => {
       login?.end();
       this.connections.delete(handler.handlerId);
@@ -269,7 +274,7 @@ export class EmbeddedSocketServer {
     const { handler, messages } = job;
     const output = new PendingOutput(job.onData);
     this.running = job;
-    this.jobsRun++;
+    if (!this.connections.get(handler)?.uncounted) this.jobsRun++;
     try {
       await this.db.runExclusive(() =>
         this.db.execProtocolRawStream(messages.length === 1 ? messages[0] : Buffer.concat(messages), {

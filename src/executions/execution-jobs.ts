@@ -66,7 +66,8 @@ export class ExecutionJobs {
   ) {
     const leaseSeconds = Math.ceil(config.asyncExecutions.leaseMs / 1_000);
     this.boss = new PgBoss({
-      db: { executeSql: async (text: string, values?: unknown[]) => ({ rows: await pool.query(declared(text), values ?? []) }) },
+      // Its own statements touch only its schema: beside the read model's count of the embedded database's jobs.
+      db: { executeSql: async (text: string, values?: unknown[]) => ({ rows: await pool.queryBesideReadModel(declared(text), values ?? []) }) },
       schema: JOB_SCHEMA,
       // The schema is made by the service's migrations; a later pg-boss migrates its own only where they run.
       migrate: config.runMigrations,
