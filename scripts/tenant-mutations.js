@@ -1,4 +1,4 @@
-// Issue 32's tenant mutations, re-measurable: every tenant-scoped repository method (one taking a TenantId) is
+// Tenant-isolation mutations, re-measurable: every tenant-scoped repository method (one taking a TenantId) is
 // mutated twice, one mutation at a time, in a throw-away git worktree of HEAD (the working tree is never touched):
 // - compile: the tenant left out as a careless developer would (`.for(tenantId)` dropped, the `$1` parameter
 //   dropped, the tenant taken as a plain string); `tsc --noEmit -p tsconfig.json` must fail;

@@ -1,79 +1,51 @@
 import { createHmac } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { DataSource } from 'typeorm';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { eventually } from './support/eventually';
-import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
-import { startTestApp, TestApp } from './support/test-app';
+import { Behaviour, executions, Held, ok, ReceivedCall } from './support/receiver';
+import { appWithReceiver } from './support/test-app';
 
 const UNFINISHED_LIMIT = 3;
-
-/** Answers the registration test with 200 and every execution with `behaviour`. */
-const executions =
-  (behaviour: Behaviour): Behaviour =>
-  (call, response) =>
-    JSON.parse(call.body).test ? ok(call, response) : behaviour(call, response);
 
 const json =
   (status: number, body: unknown): Behaviour =>
   (_, response) =>
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
-/** A receiver's answers held until the test lets them go. */
-class Held {
-  readonly responses: ServerResponse[] = [];
-  readonly behaviour: Behaviour = (_, response) => void this.responses.push(response);
-  release(status = 200, body: unknown = { result: 'late', error: '' }): void {
-    for (const response of this.responses.splice(0)) response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  }
-}
-
 const signedPart = (body: string) => body.slice(0, body.lastIndexOf(',"signature"')) + '}';
 
 /**
- * `Prefer: respond-async` on execute (issue 40, item 4): 202 at once with the pending execution, checked first as a
+ * `Prefer: respond-async` on execute: 202 at once with the pending execution, checked first as a
  * synchronous execute is, then run in the background from the job queue with the same signing, retries and log.
  */
 describe('asynchronous executions (Prefer: respond-async)', () => {
-  let testApp: TestApp;
-  let receiver: Receiver;
+  const suite = appWithReceiver({
+    env: { WEBHOOK_TIMEOUT_MS: '2000', ASYNC_EXECUTION_LEASE_MS: '4000', ASYNC_EXECUTIONS_PER_TENANT: String(UNFINISHED_LIMIT) },
+  });
   let tenant: TestTenant;
-  let dataSource: DataSource;
 
-  beforeAll(async () => {
-    testApp = await startTestApp({
-      env: { WEBHOOK_TIMEOUT_MS: '2000', ASYNC_EXECUTION_LEASE_MS: '4000', ASYNC_EXECUTIONS_PER_TENANT: String(UNFINISHED_LIMIT) },
-    });
-    receiver = await Receiver.start();
-    dataSource = testApp.app.get(DataSource);
-  });
-  afterAll(async () => {
-    await receiver.stop();
-    await testApp.close();
-  });
   beforeEach(async () => {
-    receiver.behaviour = ok;
-    tenant = await createTenant(testApp);
+    suite.receiver.behaviour = ok;
+    tenant = await createTenant(suite.testApp);
   });
 
   async function actionAnswering(behaviour: Behaviour, overrides: Record<string, unknown> = {}, owner = tenant): Promise<string> {
-    receiver.behaviour = ok;
-    const created = await gateway(testApp, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url(), overrides) });
+    suite.receiver.behaviour = ok;
+    const created = await gateway(suite.testApp, 'POST', '/actions', { token: owner.jwt, body: actionBody(suite.receiver.url(), overrides) });
     expect(created.status).toBe(201);
-    receiver.behaviour = executions(behaviour);
+    suite.receiver.behaviour = executions(behaviour);
     return created.body.action.name;
   }
 
   const executeAsync = (name: string, body: unknown = { parameters: { city: 'Oslo' } }, owner = tenant, prefer = 'respond-async') =>
-    gateway(testApp, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body, headers: { prefer } });
+    gateway(suite.testApp, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body, headers: { prefer } });
 
-  const detail = (location: string, owner = tenant) => gateway(testApp, 'GET', location.replace('/api/v1/gateway', ''), { token: owner.jwt });
+  const detail = (location: string, owner = tenant) => gateway(suite.testApp, 'GET', location.replace('/api/v1/gateway', ''), { token: owner.jwt });
 
   const stored = async (id: string) =>
-    (await dataSource.query(`SELECT status, attempts, http_status, result, error, payload FROM executions WHERE id = $1`, [id])) as Array<Record<string, unknown>>;
+    (await suite.dataSource.query(`SELECT status, attempts, http_status, result, error, payload FROM executions WHERE id = $1`, [id])) as Array<Record<string, unknown>>;
 
-  const callsFor = (id: string): ReceivedCall[] => receiver.calls.filter((call) => call.headers['webhook-id'] === id);
+  const callsFor = (id: string): ReceivedCall[] => suite.receiver.calls.filter((call) => call.headers['webhook-id'] === id);
 
   it('answers 202 at once with the pending execution, then runs it signed, and its page shows the outcome', async () => {
     const held = new Held();
@@ -118,8 +90,8 @@ describe('asynchronous executions (Prefer: respond-async)', () => {
 
   it('checks before answering: bad parameters, an unknown action and a missing HMAC key get the synchronous answers, and nothing is stored or sent', async () => {
     const name = await actionAnswering(ok);
-    const before = receiver.calls.length;
-    const count = async () => Number((await dataSource.query(`SELECT count(*) AS n FROM executions WHERE tenant_id = $1`, [tenant.tenantId]))[0].n);
+    const before = suite.receiver.calls.length;
+    const count = async () => Number((await suite.dataSource.query(`SELECT count(*) AS n FROM executions WHERE tenant_id = $1`, [tenant.tenantId]))[0].n);
 
     const invalid = await executeAsync(name, { parameters: { city: 7 } });
     expect([invalid.status, invalid.body]).toEqual([400, { error: 'Invalid parameters', details: 'parameters.city: must be string' }]);
@@ -128,13 +100,13 @@ describe('asynchronous executions (Prefer: respond-async)', () => {
     expect(unknownField.status).toBe(400);
     const missing = await executeAsync('no_such_action');
     expect([missing.status, missing.body]).toEqual([404, { error: 'Action not found' }]);
-    const keyless = await createTenant(testApp, { hmacKey: false });
+    const keyless = await createTenant(suite.testApp, { hmacKey: false });
     const keylessAction = await actionAnswering(ok, {}, keyless);
     const noKey = await executeAsync(keylessAction, undefined, keyless);
     expect([noKey.status, noKey.body]).toEqual([409, { error: 'no active HMAC key for this tenant' }]);
 
     expect(await count()).toBe(0);
-    expect(receiver.calls.slice(before).filter((call) => !JSON.parse(call.body).test)).toEqual([]);
+    expect(suite.receiver.calls.slice(before).filter((call) => !JSON.parse(call.body).test)).toEqual([]);
   });
 
   it('reads Prefer as RFC 7240 does: among other preferences, in any case; without it the answer is the synchronous 200', async () => {
@@ -178,7 +150,7 @@ describe('asynchronous executions (Prefer: respond-async)', () => {
   it('forwards the parameters as written: every digit of a number, keys in their order', async () => {
     const name = await actionAnswering(json(200, { result: 'ok', error: '' }), { json_schema: {} });
     const raw = '{"parameters":{"b":1,"10":2,"big":9007199254740993,"price":1.10}}';
-    const response = await gateway(testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, raw, headers: { prefer: 'respond-async' } });
+    const response = await gateway(suite.testApp, 'POST', `/actions/${name}/execute`, { token: tenant.jwt, raw, headers: { prefer: 'respond-async' } });
     expect(response.status).toBe(202);
     await eventually(() => expect(callsFor(response.body.execution.id)).toHaveLength(1));
     expect(callsFor(response.body.execution.id)[0].body).toContain('"parameters":{"b":1,"10":2,"big":9007199254740993,"price":1.1}');
@@ -196,22 +168,22 @@ describe('asynchronous executions (Prefer: respond-async)', () => {
       { error: `too many unfinished asynchronous executions: a tenant may have at most ${UNFINISHED_LIMIT} pending or running` },
     ]);
     expect(refused.headers.get('retry-after')).toBe('5');
-    const unfinished = await dataSource.query(`SELECT count(*)::int AS n FROM executions WHERE tenant_id = $1 AND status IN ('pending', 'running')`, [tenant.tenantId]);
+    const unfinished = await suite.dataSource.query(`SELECT count(*)::int AS n FROM executions WHERE tenant_id = $1 AND status IN ('pending', 'running')`, [tenant.tenantId]);
     expect(unfinished).toEqual([{ n: UNFINISHED_LIMIT }]);
     // The synchronous path is not bounded by it.
-    const other = await createTenant(testApp);
+    const other = await createTenant(suite.testApp);
     const otherAction = await actionAnswering(json(200, { result: 'ok', error: '' }), {}, other);
     expect((await executeAsync(otherAction, undefined, other)).status).toBe(202);
 
     // The pending ones are listed, and filtered by status.
-    const listed = await gateway(testApp, 'GET', `/executions?status=running`, { token: tenant.jwt });
-    const pendingOrRunning = (await gateway(testApp, 'GET', `/executions?status=pending`, { token: tenant.jwt })).body.executions.length + listed.body.executions.length;
+    const listed = await gateway(suite.testApp, 'GET', `/executions?status=running`, { token: tenant.jwt });
+    const pendingOrRunning = (await gateway(suite.testApp, 'GET', `/executions?status=pending`, { token: tenant.jwt })).body.executions.length + listed.body.executions.length;
     expect(pendingOrRunning).toBe(UNFINISHED_LIMIT);
 
     await eventually(() => expect(held.responses).toHaveLength(UNFINISHED_LIMIT));
     held.release();
-    await eventually(async () => expect((await gateway(testApp, 'GET', `/executions?status=succeeded`, { token: tenant.jwt })).body.executions).toHaveLength(UNFINISHED_LIMIT));
-    receiver.behaviour = executions(json(200, { result: 'ok', error: '' }));
+    await eventually(async () => expect((await gateway(suite.testApp, 'GET', `/executions?status=succeeded`, { token: tenant.jwt })).body.executions).toHaveLength(UNFINISHED_LIMIT));
+    suite.receiver.behaviour = executions(json(200, { result: 'ok', error: '' }));
     expect((await executeAsync(name)).status).toBe(202);
   });
 
@@ -220,7 +192,7 @@ describe('asynchronous executions (Prefer: respond-async)', () => {
     const name = await actionAnswering(held.behaviour);
     const { body } = await executeAsync(name);
     await eventually(() => expect(held.responses).toHaveLength(1));
-    const replay = await gateway(testApp, 'POST', `/actions/${name}/executions/${body.execution.id}/replay`, { token: tenant.jwt });
+    const replay = await gateway(suite.testApp, 'POST', `/actions/${name}/executions/${body.execution.id}/replay`, { token: tenant.jwt });
     expect([replay.status, replay.body]).toEqual([409, { error: 'execution cannot be replayed: it has not finished yet' }]);
     const finished = await eventually(async () => {
       const read = await detail(`/api/v1/gateway/executions/${body.execution.id}`);
@@ -233,9 +205,9 @@ describe('asynchronous executions (Prefer: respond-async)', () => {
 
   it('is available on the management API, whose Location is its own detail route', async () => {
     const name = await actionAnswering(json(200, { result: 'from the console', error: '' }));
-    const response = await fetch(`${testApp.baseUrl}/api/v1/admin/tenants/${tenant.tenantId}/actions/${name}/execute`, {
+    const response = await fetch(`${suite.testApp.baseUrl}/api/v1/admin/tenants/${tenant.tenantId}/actions/${name}/execute`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${testApp.config.adminApiKey}`, 'content-type': 'application/json', prefer: 'respond-async' },
+      headers: { authorization: `Bearer ${suite.testApp.config.adminApiKey}`, 'content-type': 'application/json', prefer: 'respond-async' },
       body: JSON.stringify({ parameters: { city: 'Oslo' } }),
     });
     expect(response.status).toBe(202);
@@ -243,7 +215,7 @@ describe('asynchronous executions (Prefer: respond-async)', () => {
     expect(execution.status).toBe('pending');
     expect(response.headers.get('location')).toBe(`/api/v1/admin/tenants/${tenant.tenantId}/executions/${execution.id}`);
     const finished = await eventually(async () => {
-      const read = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/executions/${execution.id}`);
+      const read = await admin(suite.testApp, 'GET', `/tenants/${tenant.tenantId}/executions/${execution.id}`);
       expect(read.body.execution.status).toBe('succeeded');
       return read.body.execution;
     });

@@ -1,19 +1,11 @@
-import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource } from 'typeorm';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { eventually } from './support/eventually';
 import { call } from './support/http';
-import { Behaviour, ok, Receiver, ReceivedCall, status } from './support/receiver';
-import { startTestApp, TestApp } from './support/test-app';
+import { Behaviour, executions, Held, ok, ReceivedCall, status } from './support/receiver';
+import { appWithReceiver } from './support/test-app';
 
 const COOLDOWN_MS = 4_000;
-
-/** Answers the registration test with 200 and every execution with `behaviour`. */
-const executions =
-  (behaviour: Behaviour): Behaviour =>
-  (received, response) =>
-    JSON.parse(received.body).test ? ok(received, response) : behaviour(received, response);
 
 /**
  * The circuit breaker per action's receiver: WEBHOOK_BREAKER_FAILURES (5 by default) consecutive failed executions
@@ -21,39 +13,30 @@ const executions =
  * or reopens it. Retries are off here so that one failed execution is one call.
  */
 describe('circuit breaker per action', () => {
-  let testApp: TestApp;
-  let receiver: Receiver;
+  const suite = appWithReceiver({
+    env: { WEBHOOK_BREAKER_FAILURES: '5', WEBHOOK_MAX_RETRIES: '0', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_BREAKER_COOLDOWN_MS: String(COOLDOWN_MS) },
+  });
   let tenant: TestTenant;
-  let dataSource: DataSource;
 
-  beforeAll(async () => {
-    testApp = await startTestApp({ env: { WEBHOOK_BREAKER_FAILURES: '5', WEBHOOK_MAX_RETRIES: '0', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_BREAKER_COOLDOWN_MS: String(COOLDOWN_MS) } });
-    receiver = await Receiver.start();
-    dataSource = testApp.app.get(DataSource);
-  });
-  afterAll(async () => {
-    await receiver.stop();
-    await testApp.close();
-  });
   beforeEach(async () => {
-    tenant = await createTenant(testApp);
+    tenant = await createTenant(suite.testApp);
   });
 
   /** An action whose receiver (at its own path) answers executions with `behaviour`, which can be changed. */
   async function actionAt(path: string, owner = tenant): Promise<{ name: string; answer: (behaviour: Behaviour) => void; calls: () => ReceivedCall[] }> {
     let behaviour: Behaviour = ok;
-    const previous = receiver.behaviour;
-    receiver.behaviour = (received, response) => (received.path === path ? executions(behaviour)(received, response) : previous(received, response));
-    const created = await gateway(testApp, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url(path)) });
+    const previous = suite.receiver.behaviour;
+    suite.receiver.behaviour = (received, response) => (received.path === path ? executions(behaviour)(received, response) : previous(received, response));
+    const created = await gateway(suite.testApp, 'POST', '/actions', { token: owner.jwt, body: actionBody(suite.receiver.url(path)) });
     expect(created.status).toBe(201);
-    return { name: created.body.action.name, answer: (next) => (behaviour = next), calls: () => receiver.calls.filter((received) => received.path === path && !JSON.parse(received.body).test) };
+    return { name: created.body.action.name, answer: (next) => (behaviour = next), calls: () => suite.receiver.calls.filter((received) => received.path === path && !JSON.parse(received.body).test) };
   }
 
   const execute = (name: string, owner = tenant, headers: Record<string, string> = {}) =>
-    gateway(testApp, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body: { parameters: { city: 'Oslo' } }, headers });
+    gateway(suite.testApp, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body: { parameters: { city: 'Oslo' } }, headers });
 
   const circuit = async (name: string, owner = tenant) => {
-    const response = await admin(testApp, 'GET', `/tenants/${owner.tenantId}/actions/${name}/circuit`);
+    const response = await admin(suite.testApp, 'GET', `/tenants/${owner.tenantId}/actions/${name}/circuit`);
     expect(response.status).toBe(200);
     return response.body.circuit;
   };
@@ -76,7 +59,7 @@ describe('circuit breaker per action', () => {
     const action = await actionAt('/down');
     action.answer(status(503));
     const sibling = await actionAt('/sibling');
-    const other = await createTenant(testApp);
+    const other = await createTenant(suite.testApp);
     const foreign = await actionAt('/foreign', other);
     expect(await circuit(action.name)).toEqual({ state: 'closed', since: null, retry_at: null, consecutive_failures: 0 });
 
@@ -107,7 +90,7 @@ describe('circuit breaker per action', () => {
     const accepted = await execute(action.name, tenant, { prefer: 'respond-async' });
     expect(accepted.status).toBe(202);
     const finished = await eventually(async () => {
-      const [stored] = await dataSource.query(`SELECT status, error, attempts FROM executions WHERE id = $1`, [accepted.body.execution.id]);
+      const [stored] = await suite.dataSource.query(`SELECT status, error, attempts FROM executions WHERE id = $1`, [accepted.body.execution.id]);
       expect(stored.status).toBe('failed');
       return stored;
     });
@@ -115,17 +98,17 @@ describe('circuit breaker per action', () => {
     expect(action.calls()).toHaveLength(5);
 
     // The metrics: this replica's open circuits and the executions failed at once.
-    const metrics = (await call(testApp.baseUrl, 'GET', '/metrics')).text;
+    const metrics = (await call(suite.testApp.baseUrl, 'GET', '/metrics')).text;
     expect(metrics).toMatch(/^webhook_circuits\{state="open"\} 1$/m);
     expect(metrics).toMatch(/^executions_short_circuited_total 2$/m);
     expect(metrics).toMatch(/^webhook_circuit_openings_total 1$/m);
 
     // Stored as failed in the log, with the body that would have been sent (so it can be replayed later).
-    const [row] = await dataSource.query(`SELECT status, error, attempts, http_status FROM executions WHERE id = $1`, [refused.body.execution.id]);
+    const [row] = await suite.dataSource.query(`SELECT status, error, attempts, http_status FROM executions WHERE id = $1`, [refused.body.execution.id]);
     expect(row).toEqual({ status: 'failed', error: refused.body.execution.error, attempts: 0, http_status: null });
-    const listed = await gateway(testApp, 'GET', `/actions/${action.name}/executions`, { token: tenant.jwt });
+    const listed = await gateway(suite.testApp, 'GET', `/actions/${action.name}/executions`, { token: tenant.jwt });
     expect(listed.body.executions.find(({ id }: { id: string }) => id === refused.body.execution.id)).toEqual({ ...refused.body.execution, replay_of: null });
-    const detail = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions/${refused.body.execution.id}`);
+    const detail = await admin(suite.testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions/${refused.body.execution.id}`);
     expect(detail.body.execution.attempt_log).toEqual([]);
     expect(JSON.parse(detail.body.execution.payload.request.body)).toMatchObject({ action_name: action.name, parameters: { city: 'Oslo' } });
 
@@ -177,11 +160,11 @@ describe('circuit breaker per action', () => {
     action.answer(status(503));
     await failFiveTimes(action.name);
     await cooledDown(action.name);
-    const held: ServerResponse[] = [];
-    action.answer((_, response) => void held.push(response));
+    const held = new Held();
+    action.answer(held.behaviour);
 
     const probe = execute(action.name);
-    await eventually(() => expect(held).toHaveLength(1));
+    await eventually(() => expect(held.responses).toHaveLength(1));
     expect(await circuit(action.name)).toMatchObject({ state: 'half_open', retry_at: null });
     const during = await Promise.all([1, 2, 3, 4].map(() => execute(action.name)));
     for (const response of during) {
@@ -190,7 +173,7 @@ describe('circuit breaker per action', () => {
     }
     expect(action.calls()).toHaveLength(6);
 
-    held[0].writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'back', error: '' }));
+    held.release(200, { result: 'back', error: '' });
     expect((await probe).body.execution).toMatchObject({ status: 'succeeded', result: 'back' });
     expect(await circuit(action.name)).toMatchObject({ state: 'closed' });
   });
@@ -218,14 +201,14 @@ describe('circuit breaker per action', () => {
     action.answer(status(503));
     await failFiveTimes(action.name);
     expect(await circuit(action.name)).toMatchObject({ state: 'open' });
-    const updated = await gateway(testApp, 'PUT', `/actions/${action.name}`, { token: tenant.jwt, body: { webhook_url: receiver.url('/moved-to') } });
+    const updated = await gateway(suite.testApp, 'PUT', `/actions/${action.name}`, { token: tenant.jwt, body: { webhook_url: suite.receiver.url('/moved-to') } });
     expect(updated.status).toBe(200);
     expect(await circuit(action.name)).toEqual({ state: 'closed', since: null, retry_at: null, consecutive_failures: 0 });
     expect((await execute(action.name)).body.execution).toMatchObject({ status: 'succeeded' });
   });
 
   it('the management API answers 404 for an unknown action or tenant', async () => {
-    expect((await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/nope/circuit`)).body).toEqual({ error: 'Action not found' });
-    expect((await admin(testApp, 'GET', `/tenants/00000000-0000-4000-8000-000000000000/actions/nope/circuit`)).body).toEqual({ error: 'Tenant not found' });
+    expect((await admin(suite.testApp, 'GET', `/tenants/${tenant.tenantId}/actions/nope/circuit`)).body).toEqual({ error: 'Action not found' });
+    expect((await admin(suite.testApp, 'GET', `/tenants/00000000-0000-4000-8000-000000000000/actions/nope/circuit`)).body).toEqual({ error: 'Tenant not found' });
   });
 });

@@ -9,17 +9,11 @@ import { BulkReplays } from '../src/executions/bulk-replays';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { operatorSession, redeemPortalLink, withSession } from './support/console-session';
 import { call } from './support/http';
-import { Behaviour, ok, Receiver, ReceivedCall } from './support/receiver';
+import { Behaviour, executions, ok, Receiver, ReceivedCall } from './support/receiver';
 import { eventually } from './support/eventually';
 import { seedExecutions } from './support/log-seed';
 import { runMaintenance } from './support/maintenance';
-import { startTestApp, TestApp } from './support/test-app';
-
-/** Answers the registration test with 200 and every execution with `behaviour`. */
-const executions =
-  (behaviour: Behaviour): Behaviour =>
-  (call, response) =>
-    JSON.parse(call.body).test ? ok(call, response) : behaviour(call, response);
+import { appWithReceiver, startTestApp } from './support/test-app';
 
 const answer =
   (status: number, body: string | Buffer, headers: Record<string, string | string[]> = {}): Behaviour =>
@@ -30,42 +24,31 @@ const DAY_MS = 86_400_000;
 
 /** The delivery log (issue 29): payloads, paging and filters, lookups, replay, statistics, retention, purging. */
 describe('the delivery log', () => {
-  let testApp: TestApp;
-  let receiver: Receiver;
+  const suite = appWithReceiver({ env: { WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_MAX_RETRIES: '1', EXECUTION_PAYLOAD_RETENTION_DAYS: '7' } });
   let tenant: TestTenant;
   let other: TestTenant;
-  let dataSource: DataSource;
 
-  beforeAll(async () => {
-    testApp = await startTestApp({ env: { WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_MAX_RETRIES: '1', EXECUTION_PAYLOAD_RETENTION_DAYS: '7' } });
-    receiver = await Receiver.start();
-    dataSource = testApp.app.get(DataSource);
-  });
-  afterAll(async () => {
-    await testApp.close();
-    await receiver.stop();
-  });
   beforeEach(async () => {
-    receiver.behaviour = ok;
-    tenant = await createTenant(testApp);
-    other = await createTenant(testApp);
+    suite.receiver.behaviour = ok;
+    tenant = await createTenant(suite.testApp);
+    other = await createTenant(suite.testApp);
   });
 
   async function actionAnswering(behaviour: Behaviour, owner = tenant, overrides: Record<string, unknown> = {}): Promise<{ name: string; id: string }> {
-    receiver.behaviour = ok;
-    const created = await gateway(testApp, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url(), overrides) });
+    suite.receiver.behaviour = ok;
+    const created = await gateway(suite.testApp, 'POST', '/actions', { token: owner.jwt, body: actionBody(suite.receiver.url(), overrides) });
     expect(created.status).toBe(201);
-    receiver.behaviour = executions(behaviour);
+    suite.receiver.behaviour = executions(behaviour);
     return { name: created.body.action.name, id: created.body.action.id };
   }
 
   const execute = (name: string, parameters: Record<string, unknown> = { city: 'Oslo' }, owner = tenant) =>
-    gateway(testApp, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body: { parameters } });
-  const get = (path: string, owner = tenant) => gateway(testApp, 'GET', path, { token: owner.jwt });
+    gateway(suite.testApp, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body: { parameters } });
+  const get = (path: string, owner = tenant) => gateway(suite.testApp, 'GET', path, { token: owner.jwt });
 
   /** Rows written straight into the log: `count` executions of the action, one a second back from `newest`. */
   const seed = (action: { id: string; name: string }, count: number, newest: Date, status = 'succeeded', owner = tenant) =>
-    seedExecutions(testApp, owner.tenantId, action, count, newest, status);
+    seedExecutions(suite.testApp, owner.tenantId, action, count, newest, status);
 
   /** Every page of a list, following next_cursor to the end. */
   async function allPages(path: string, owner = tenant, between?: () => Promise<void>): Promise<Array<{ id: string; created_at: string }>> {
@@ -91,9 +74,9 @@ describe('the delivery log', () => {
         if (attempt === 1) answer(503, 'busy, try again', { 'retry-after': '0', 'x-trace': 'first' })(call, response);
         else answer(200, JSON.stringify({ result: 'Sunny', error: '' }), { 'set-cookie': 'session=secret' })(call, response);
       });
-      const mark = receiver.calls.length;
+      const mark = suite.receiver.calls.length;
       const execution = (await execute(action.name, { city: 'Zürich', n: 12345 })).body.execution;
-      const calls: ReceivedCall[] = receiver.calls.slice(mark);
+      const calls: ReceivedCall[] = suite.receiver.calls.slice(mark);
       expect(calls).toHaveLength(2);
 
       const detail = await get(`/actions/${action.name}/executions/${execution.id}`);
@@ -123,10 +106,10 @@ describe('the delivery log', () => {
         },
       ]);
       // The same through the management API.
-      const viaAdmin = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions/${execution.id}`);
+      const viaAdmin = await admin(suite.testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions/${execution.id}`);
       expect(viaAdmin.body).toEqual(detail.body);
       // Stored once: the request's headers are the last attempt's, not written a second time.
-      const [stored] = await dataSource.query('SELECT request::jsonb AS request, attempts::jsonb AS attempts FROM execution_payloads WHERE execution_id = $1', [execution.id]);
+      const [stored] = await suite.dataSource.query('SELECT request::jsonb AS request, attempts::jsonb AS attempts FROM execution_payloads WHERE execution_id = $1', [execution.id]);
       expect(stored.request).not.toHaveProperty('headers');
       expect(stored.attempts[1].request_headers).toEqual(payload.request.headers);
     });
@@ -152,7 +135,7 @@ describe('the delivery log', () => {
       // The gateway's own request headers keep their signature readable.
       expect(payload.request.headers['webhook-signature']).toMatch(/^v1,/);
       // Nothing of the values is in the stored row.
-      const [stored] = await dataSource.query('SELECT attempts::text AS attempts FROM execution_payloads WHERE execution_id = $1', [execution.id]);
+      const [stored] = await suite.dataSource.query('SELECT attempts::text AS attempts FROM execution_payloads WHERE execution_id = $1', [execution.id]);
       for (const value of ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8']) expect(stored.attempts).not.toContain(`"${value}"`);
     });
 
@@ -160,9 +143,9 @@ describe('the delivery log', () => {
       const configured = await startTestApp({ env: { EXECUTION_PAYLOAD_MASKED_HEADERS: 'Tenant-Ref, token' } });
       try {
         const owner = await createTenant(configured);
-        receiver.behaviour = ok;
-        const created = await gateway(configured, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url()) });
-        receiver.behaviour = executions(answer(200, '{"result":"ok"}', { 'x-tenant-ref': 'r', 'x-auth-token': 't', 'x-session-id': 's', 'set-cookie': 'c' }));
+        suite.receiver.behaviour = ok;
+        const created = await gateway(configured, 'POST', '/actions', { token: owner.jwt, body: actionBody(suite.receiver.url()) });
+        suite.receiver.behaviour = executions(answer(200, '{"result":"ok"}', { 'x-tenant-ref': 'r', 'x-auth-token': 't', 'x-session-id': 's', 'set-cookie': 'c' }));
         const name = created.body.action.name;
         const execution = (await gateway(configured, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body: { parameters: { city: 'x' } } })).body.execution;
         const detail = await gateway(configured, 'GET', `/actions/${name}/executions/${execution.id}`, { token: owner.jwt });
@@ -176,12 +159,12 @@ describe('the delivery log', () => {
 
     it('lists every header sent, the trace context (traceparent, tracestate) included, as the receiver got them', async () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
-      const mark = receiver.calls.length;
+      const mark = suite.receiver.calls.length;
       const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
       const execution = (
-        await gateway(testApp, 'POST', `/actions/${action.name}/execute`, { token: tenant.jwt, body: { parameters: { city: 'Oslo' } }, headers: { traceparent, tracestate: 'platform=abc' } })
+        await gateway(suite.testApp, 'POST', `/actions/${action.name}/execute`, { token: tenant.jwt, body: { parameters: { city: 'Oslo' } }, headers: { traceparent, tracestate: 'platform=abc' } })
       ).body.execution;
-      const [received] = receiver.calls.slice(mark);
+      const [received] = suite.receiver.calls.slice(mark);
       const { payload } = (await get(`/actions/${action.name}/executions/${execution.id}`)).body.execution;
       // What the connection itself carries (undici's framing) is the transport's, not the gateway's headers.
       const { host, connection, 'content-length': length, ...got } = received.headers as Record<string, string>;
@@ -195,7 +178,7 @@ describe('the delivery log', () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
       const execution = (await execute(action.name)).body.execution;
       const own = { 'content-type': 'application/json', 'x-stored': 'before' };
-      await dataSource.query(`UPDATE execution_payloads SET request = json_build_object('body', '{}', 'body_encoding', 'utf8', 'body_bytes', 2, 'body_truncated', false, 'headers', $2::json) WHERE execution_id = $1`, [
+      await suite.dataSource.query(`UPDATE execution_payloads SET request = json_build_object('body', '{}', 'body_encoding', 'utf8', 'body_bytes', 2, 'body_truncated', false, 'headers', $2::json) WHERE execution_id = $1`, [
         execution.id,
         JSON.stringify(own),
       ]);
@@ -217,7 +200,7 @@ describe('the delivery log', () => {
       expect(response.headers['…']).toMatch(/more headers not kept/);
       expect(Object.values(response.headers).every((value) => Buffer.byteLength(value as string) <= 1_024 + 20)).toBe(true);
 
-      receiver.behaviour = executions(answer(500, Buffer.from([0xff, 0xfe, 0x00, 0x41])));
+      suite.receiver.behaviour = executions(answer(500, Buffer.from([0xff, 0xfe, 0x00, 0x41])));
       const binary = (await execute(action.name)).body.execution;
       const attempts = (await get(`/actions/${action.name}/executions/${binary.id}`)).body.execution.payload.attempts;
       expect(attempts[0].response).toMatchObject({ status: 500, body: Buffer.from([0xff, 0xfe, 0x00, 0x41]).toString('base64'), body_encoding: 'base64', body_bytes: 4 });
@@ -229,16 +212,16 @@ describe('the delivery log', () => {
       const { request } = (await get(`/actions/${action.name}/executions/${execution.id}`)).body.execution.payload;
       expect(request).toMatchObject({ body_truncated: true, body_bytes: expect.any(Number) });
       expect(request.body).toHaveLength(65_536);
-      const replay = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
+      const replay = await gateway(suite.testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
       expect([replay.status, replay.body]).toEqual([409, { error: 'execution cannot be replayed: its parameters were larger than the log keeps whole' }]);
     });
 
     it('keeps no payload while payload logging is off (a log setting, not a field of the Action), and cannot replay it', async () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
       expect((await get(`/actions/${action.name}/log-settings`)).body).toEqual({ log_settings: { payload_logging: true } });
-      const bad = await gateway(testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: 'no' } });
+      const bad = await gateway(suite.testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: 'no' } });
       expect([bad.status, bad.body]).toEqual([400, { error: 'Invalid request', details: 'payload_logging: must be a boolean' }]);
-      const off = await gateway(testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: false } });
+      const off = await gateway(suite.testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: false } });
       expect([off.status, off.body]).toEqual([200, { log_settings: { payload_logging: false } }]);
       // The Action keeps exactly the spec's fields, and its updated_at.
       const shown = (await get(`/actions/${action.name}`)).body.action;
@@ -248,11 +231,11 @@ describe('the delivery log', () => {
       const execution = (await execute(action.name, { city: 'private' })).body.execution;
       const detail = (await get(`/actions/${action.name}/executions/${execution.id}`)).body.execution;
       expect(detail.payload).toEqual({ status: 'not_logged', request: null, attempts: null });
-      expect(await dataSource.query('SELECT count(*)::int AS n FROM execution_payloads WHERE execution_id = $1', [execution.id])).toEqual([{ n: 0 }]);
-      const replay = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
+      expect(await suite.dataSource.query('SELECT count(*)::int AS n FROM execution_payloads WHERE execution_id = $1', [execution.id])).toEqual([{ n: 0 }]);
+      const replay = await gateway(suite.testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
       expect([replay.status, replay.body]).toEqual([409, { error: 'execution cannot be replayed: its payload was not logged (payload logging was off for the action)' }]);
       // The management API sets it too.
-      const on = await admin(testApp, 'PUT', `/tenants/${tenant.tenantId}/actions/${action.name}/log-settings`, { payload_logging: true });
+      const on = await admin(suite.testApp, 'PUT', `/tenants/${tenant.tenantId}/actions/${action.name}/log-settings`, { payload_logging: true });
       expect(on.body).toEqual({ log_settings: { payload_logging: true } });
       const again = (await execute(action.name)).body.execution;
       expect((await get(`/actions/${action.name}/executions/${again.id}`)).body.execution.payload.status).toBe('kept');
@@ -266,7 +249,7 @@ describe('the delivery log', () => {
         const response = await get(path);
         expect([response.status, response.body]).toEqual([404, { error: 'Execution not found' }]);
       }
-      const replay = await gateway(testApp, 'POST', `/actions/${mine.name}/executions/${theirExecution.id}/replay`, { token: tenant.jwt });
+      const replay = await gateway(suite.testApp, 'POST', `/actions/${mine.name}/executions/${theirExecution.id}/replay`, { token: tenant.jwt });
       expect([replay.status, replay.body]).toEqual([404, { error: 'Execution not found' }]);
     });
   });
@@ -277,7 +260,7 @@ describe('the delivery log', () => {
       // 45 executions, with ties: three share each second, so the id breaks them.
       const newest = new Date(Date.now() - 60_000);
       for (let copy = 0; copy < 3; copy++) await seed(action, 15, newest);
-      const before = new Set((await dataSource.query('SELECT id FROM executions WHERE tenant_id = $1', [tenant.tenantId])).map((row: { id: string }) => row.id));
+      const before = new Set((await suite.dataSource.query('SELECT id FROM executions WHERE tenant_id = $1', [tenant.tenantId])).map((row: { id: string }) => row.id));
       expect(before.size).toBe(45);
 
       for (const path of [`/actions/${action.name}/executions?limit=7`, '/executions?limit=7']) {
@@ -362,18 +345,18 @@ describe('the delivery log', () => {
       expect((await get(`/executions?action=${action.name}&status=succeeded&cursor=${encodeURIComponent(succeeded)}`)).status).toBe(200);
       // A cursor of before cursors named their filters continues under any.
       const position = JSON.parse(Buffer.from(succeeded, 'base64url').subarray(0, -16).toString('utf8')).slice(0, 2);
-      const legacy = testApp.app.get(PageCursors).make('executions', tenant.tenantId, position);
+      const legacy = suite.testApp.app.get(PageCursors).make('executions', tenant.tenantId, position);
       expect((await get(`/executions?status=failed&cursor=${encodeURIComponent(legacy)}`)).status).toBe(200);
     });
 
     it('the management API lists the same with every attempt, filtered and paged', async () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
       await seed(action, 5, new Date(Date.now() - 5_000), 'failed');
-      const first = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions?limit=3&status=failed`);
+      const first = await admin(suite.testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions?limit=3&status=failed`);
       expect(first.status).toBe(200);
       expect(first.body.executions).toHaveLength(3);
       expect(first.body.executions[0]).toEqual(expect.objectContaining({ attempt_log: [], replay_of: null }));
-      const rest = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions?limit=3&status=failed&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+      const rest = await admin(suite.testApp, 'GET', `/tenants/${tenant.tenantId}/actions/${action.name}/executions?limit=3&status=failed&cursor=${encodeURIComponent(first.body.next_cursor)}`);
       expect(rest.body.executions).toHaveLength(2);
       expect(rest.body.next_cursor).toBeNull();
     });
@@ -386,40 +369,40 @@ describe('the delivery log', () => {
       await seed(first, 4, new Date(Date.now() - 60_000), 'failed');
       const base = `/tenants/${tenant.tenantId}`;
 
-      const wide = await admin(testApp, 'GET', `${base}/executions?limit=3`);
+      const wide = await admin(suite.testApp, 'GET', `${base}/executions?limit=3`);
       expect(wide.status).toBe(200);
       expect(wide.body.executions.map((execution: { id: string }) => execution.id)).toEqual(
         (await get('/executions?limit=3')).body.executions.map((execution: { id: string }) => execution.id),
       );
       expect(wide.body.executions[0]).toEqual(expect.objectContaining({ id: failed.id, action_name: second.name, attempt_log: expect.any(Array), replay_of: null }));
-      const rest = await admin(testApp, 'GET', `${base}/executions?limit=3&cursor=${encodeURIComponent(wide.body.next_cursor)}`);
+      const rest = await admin(suite.testApp, 'GET', `${base}/executions?limit=3&cursor=${encodeURIComponent(wide.body.next_cursor)}`);
       expect(rest.body.executions).toHaveLength(3);
       expect(rest.body.next_cursor).toBeNull();
-      const filtered = await admin(testApp, 'GET', `${base}/executions?action=${first.name}&status=failed`);
+      const filtered = await admin(suite.testApp, 'GET', `${base}/executions?action=${first.name}&status=failed`);
       expect(filtered.body.executions).toHaveLength(4);
-      const refused = await admin(testApp, 'GET', `${base}/executions?status=done&since=soon`);
+      const refused = await admin(suite.testApp, 'GET', `${base}/executions?status=done&since=soon`);
       expect([refused.status, refused.body]).toEqual([
         400,
         { error: 'Invalid request', details: 'status: must be "succeeded", "failed", "pending" or "running"; since: must be an RFC 3339 date-time, like 2026-11-27T10:00:00Z' },
       ]);
-      const unknownAction = await admin(testApp, 'GET', `${base}/executions?action=no_such_action`);
+      const unknownAction = await admin(suite.testApp, 'GET', `${base}/executions?action=no_such_action`);
       expect([unknownAction.status, unknownAction.body]).toEqual([404, { error: 'Action not found' }]);
 
       // The lookup by id alone is the per-action lookup's answer, payload included.
-      const byId = await admin(testApp, 'GET', `${base}/executions/${failed.id.toUpperCase()}`);
+      const byId = await admin(suite.testApp, 'GET', `${base}/executions/${failed.id.toUpperCase()}`);
       expect(byId.status).toBe(200);
-      expect(byId.body).toEqual((await admin(testApp, 'GET', `${base}/actions/${second.name}/executions/${failed.id}`)).body);
+      expect(byId.body).toEqual((await admin(suite.testApp, 'GET', `${base}/actions/${second.name}/executions/${failed.id}`)).body);
       expect(byId.body.execution.payload.status).toBe('kept');
       expect(JSON.parse(byId.body.execution.payload.request.body).parameters).toEqual({ city: 'Bergen' });
 
-      const stats = await admin(testApp, 'GET', `${base}/stats`);
+      const stats = await admin(suite.testApp, 'GET', `${base}/stats`);
       expect([stats.status, stats.body]).toEqual([200, (await get('/stats')).body]);
       expect(stats.body.stats.hourly[47]).toMatchObject({ executions: 2, succeeded: 1, failed: 1 });
-      const ofAction = await admin(testApp, 'GET', `${base}/stats?action=${second.name}`);
+      const ofAction = await admin(suite.testApp, 'GET', `${base}/stats?action=${second.name}`);
       expect(ofAction.body).toEqual((await get(`/stats?action=${second.name}`)).body);
-      const twice = await admin(testApp, 'GET', `${base}/stats?action=a&action=b`);
+      const twice = await admin(suite.testApp, 'GET', `${base}/stats?action=a&action=b`);
       expect([twice.status, twice.body]).toEqual([400, { error: 'Invalid request', details: 'action: must be given once' }]);
-      const unknownStats = await admin(testApp, 'GET', `${base}/stats?action=no_such_action`);
+      const unknownStats = await admin(suite.testApp, 'GET', `${base}/stats?action=no_such_action`);
       expect([unknownStats.status, unknownStats.body]).toEqual([404, { error: 'Action not found' }]);
     });
 
@@ -431,30 +414,30 @@ describe('the delivery log', () => {
       const theirExecution = (await execute(theirs.name, { city: 'x' }, other)).body.execution;
 
       for (const id of [theirExecution.id, 'not-a-uuid', randomUUID()]) {
-        const response = await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/executions/${id}`);
+        const response = await admin(suite.testApp, 'GET', `/tenants/${tenant.tenantId}/executions/${id}`);
         expect([id, response.status, response.body]).toEqual([id, 404, { error: 'Execution not found' }]);
       }
-      const page = (await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/executions?limit=1`)).body;
+      const page = (await admin(suite.testApp, 'GET', `/tenants/${tenant.tenantId}/executions?limit=1`)).body;
       expect(page.executions).toHaveLength(1);
-      const crossed = await admin(testApp, 'GET', `/tenants/${other.tenantId}/executions?cursor=${encodeURIComponent(page.next_cursor)}`);
+      const crossed = await admin(suite.testApp, 'GET', `/tenants/${other.tenantId}/executions?cursor=${encodeURIComponent(page.next_cursor)}`);
       expect([crossed.status, crossed.body]).toEqual([400, { error: 'Invalid request', details: 'cursor: is not a cursor this list gave' }]);
-      const theirLog = (await admin(testApp, 'GET', `/tenants/${other.tenantId}/executions`)).body;
+      const theirLog = (await admin(suite.testApp, 'GET', `/tenants/${other.tenantId}/executions`)).body;
       expect(theirLog.executions.map((execution: { id: string }) => execution.id)).toEqual([theirExecution.id]);
-      const theirStats = (await admin(testApp, 'GET', `/tenants/${other.tenantId}/stats`)).body.stats;
+      const theirStats = (await admin(suite.testApp, 'GET', `/tenants/${other.tenantId}/stats`)).body.stats;
       expect(theirStats.hourly[47]).toMatchObject({ executions: 1 });
       expect(theirStats.actions).toEqual([expect.objectContaining({ action_name: theirs.name, executions: 1 })]);
 
       // A tenant's portal session reaches its own log only; an unknown tenant is not found.
-      const link = (await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/portal-links`)).body.portal_link;
-      const session = await redeemPortalLink(testApp.baseUrl, link.token);
-      expect((await withSession(testApp.baseUrl, session, 'GET', `/tenants/${tenant.tenantId}/executions`)).body.executions).toHaveLength(2);
+      const link = (await admin(suite.testApp, 'POST', `/tenants/${tenant.tenantId}/portal-links`)).body.portal_link;
+      const session = await redeemPortalLink(suite.testApp.baseUrl, link.token);
+      expect((await withSession(suite.testApp.baseUrl, session, 'GET', `/tenants/${tenant.tenantId}/executions`)).body.executions).toHaveLength(2);
       for (const path of [`/tenants/${other.tenantId}/executions`, `/tenants/${other.tenantId}/executions/${theirExecution.id}`, `/tenants/${other.tenantId}/stats`]) {
-        const response = await withSession(testApp.baseUrl, session, 'GET', path);
+        const response = await withSession(suite.testApp.baseUrl, session, 'GET', path);
         expect([path, response.status, response.body]).toEqual([path, 404, { error: 'Tenant not found' }]);
       }
-      const unknown = await admin(testApp, 'GET', `/tenants/${randomUUID()}/stats`);
+      const unknown = await admin(suite.testApp, 'GET', `/tenants/${randomUUID()}/stats`);
       expect([unknown.status, unknown.body]).toEqual([404, { error: 'Tenant not found' }]);
-      const unauthenticated = await call(testApp.baseUrl, 'GET', `/api/v1/admin/tenants/${tenant.tenantId}/executions`);
+      const unauthenticated = await call(suite.testApp.baseUrl, 'GET', `/api/v1/admin/tenants/${tenant.tenantId}/executions`);
       expect([unauthenticated.status, unauthenticated.body]).toEqual([401, { error: 'Invalid token' }]);
     });
   });
@@ -463,15 +446,15 @@ describe('the delivery log', () => {
     it('runs the action again with the same parameters against its current definition, signed anew under the original webhook-id', async () => {
       const action = await actionAnswering(answer(500, 'down'));
       const raw = '{"parameters":{"city":"Bergen","big":123456789012345678901234567890}}';
-      const failed = (await gateway(testApp, 'POST', `/actions/${action.name}/execute`, { token: tenant.jwt, raw, headers: { 'content-type': 'application/json' } })).body.execution;
+      const failed = (await gateway(suite.testApp, 'POST', `/actions/${action.name}/execute`, { token: tenant.jwt, raw, headers: { 'content-type': 'application/json' } })).body.execution;
       expect(failed.status).toBe('failed');
 
       // The receiver moves; the action follows it.
       const moved = await Receiver.start(executions(answer(200, '{"result":"done"}')));
       try {
-        expect((await gateway(testApp, 'PUT', `/actions/${action.name}`, { token: tenant.jwt, body: { webhook_url: moved.url('/v2') } })).status).toBe(200);
+        expect((await gateway(suite.testApp, 'PUT', `/actions/${action.name}`, { token: tenant.jwt, body: { webhook_url: moved.url('/v2') } })).status).toBe(200);
         moved.behaviour = executions(answer(200, '{"result":"done"}'));
-        const replay = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${failed.id}/replay`, { token: tenant.jwt });
+        const replay = await gateway(suite.testApp, 'POST', `/actions/${action.name}/executions/${failed.id}/replay`, { token: tenant.jwt });
         expect(replay.status).toBe(200);
         expect(replay.body.execution).toMatchObject({ status: 'succeeded', result: 'done', replay_of: failed.id });
         expect(replay.body.execution.id).not.toBe(failed.id);
@@ -481,7 +464,7 @@ describe('the delivery log', () => {
         expect(call.body).toContain('"parameters":{"city":"Bergen","big":123456789012345678901234567890}');
 
         // A replay of the replay names the original too.
-        const again = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${replay.body.execution.id}/replay`, { token: tenant.jwt });
+        const again = await gateway(suite.testApp, 'POST', `/actions/${action.name}/executions/${replay.body.execution.id}/replay`, { token: tenant.jwt });
         expect(again.body.execution.replay_of).toBe(failed.id);
         const listed = (await get(`/actions/${action.name}/executions?limit=3`)).body.executions.map((execution: { id: string }) => execution.id);
         expect(listed).toEqual([again.body.execution.id, replay.body.execution.id, failed.id]);
@@ -495,23 +478,23 @@ describe('the delivery log', () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
       const execution = (await execute(action.name, { city: 'Oslo' })).body.execution;
       const schema = { type: 'object', properties: { city: { type: 'integer' } }, required: ['city'] };
-      expect((await gateway(testApp, 'PUT', `/actions/${action.name}`, { token: tenant.jwt, body: { json_schema: schema } })).status).toBe(200);
-      const mark = receiver.calls.length;
-      const replay = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
+      expect((await gateway(suite.testApp, 'PUT', `/actions/${action.name}`, { token: tenant.jwt, body: { json_schema: schema } })).status).toBe(200);
+      const mark = suite.receiver.calls.length;
+      const replay = await gateway(suite.testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
       expect([replay.status, replay.body]).toEqual([400, { error: 'Invalid parameters', details: 'parameters.city: must be integer' }]);
-      expect(receiver.calls.length).toBe(mark);
+      expect(suite.receiver.calls.length).toBe(mark);
     });
 
     it('answers 410 once the payload has expired (EXECUTION_PAYLOAD_RETENTION_DAYS), the execution still listed', async () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
       const execution = (await execute(action.name)).body.execution;
       const old = new Date(Date.now() - 8 * DAY_MS);
-      await testApp.app.get(LogPartitionsRepository).ensure(old, old);
-      await dataSource.query(`UPDATE executions SET created_at = $2 WHERE id = $1`, [execution.id, old]);
-      await dataSource.query(`UPDATE execution_payloads SET created_at = $2 WHERE execution_id = $1`, [execution.id, old]);
+      await suite.testApp.app.get(LogPartitionsRepository).ensure(old, old);
+      await suite.dataSource.query(`UPDATE executions SET created_at = $2 WHERE id = $1`, [execution.id, old]);
+      await suite.dataSource.query(`UPDATE execution_payloads SET created_at = $2 WHERE execution_id = $1`, [execution.id, old]);
       const detail = await get(`/actions/${action.name}/executions/${execution.id}`);
       expect(detail.body.execution.payload).toEqual({ status: 'expired', request: null, attempts: null });
-      const replay = await gateway(testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
+      const replay = await gateway(suite.testApp, 'POST', `/actions/${action.name}/executions/${execution.id}/replay`, { token: tenant.jwt });
       expect([replay.status, replay.body]).toEqual([410, { error: 'execution cannot be replayed: its payload has expired (payloads are kept 7 days)' }]);
     });
   });
@@ -520,7 +503,7 @@ describe('the delivery log', () => {
     it('finds the tenant\'s execution from its id (a receiver\'s webhook-id) whichever its action, as the per-action lookup shows it', async () => {
       const action = await actionAnswering(answer(500, '{"error":"down"}'));
       const failed = (await execute(action.name, { city: 'Tromsø' })).body.execution;
-      const webhookId = receiver.calls[receiver.calls.length - 1].headers['webhook-id'];
+      const webhookId = suite.receiver.calls[suite.receiver.calls.length - 1].headers['webhook-id'];
       expect(webhookId).toBe(failed.id);
 
       const byId = await get(`/executions/${String(webhookId).toUpperCase()}`);
@@ -539,14 +522,14 @@ describe('the delivery log', () => {
         const response = await get(`/executions/${id}`);
         expect([id, response.status, response.body]).toEqual([id, 404, { error: 'Execution not found' }]);
       }
-      const anonymous = await call(testApp.baseUrl, 'GET', `/api/v1/gateway/executions/${theirExecution.id}`);
+      const anonymous = await call(suite.testApp.baseUrl, 'GET', `/api/v1/gateway/executions/${theirExecution.id}`);
       expect([anonymous.status, anonymous.body]).toEqual([401, { error: 'Invalid token' }]);
     });
 
     it('lists each execution with replay_of, on the tenant-wide and the per-action list, as the management API does', async () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
       const original = (await execute(action.name)).body.execution;
-      const replay = (await gateway(testApp, 'POST', `/actions/${action.name}/executions/${original.id}/replay`, { token: tenant.jwt })).body.execution;
+      const replay = (await gateway(suite.testApp, 'POST', `/actions/${action.name}/executions/${original.id}/replay`, { token: tenant.jwt })).body.execution;
       expect(replay.replay_of).toBe(original.id);
       const expected = [
         [replay.id, original.id],
@@ -559,33 +542,33 @@ describe('the delivery log', () => {
           ['action_name', 'attempts', 'created_at', 'duration_ms', 'error', 'http_status', 'id', 'replay_of', 'result', 'status'],
         );
       }
-      const viaAdmin = (await admin(testApp, 'GET', `/tenants/${tenant.tenantId}/executions`)).body.executions;
+      const viaAdmin = (await admin(suite.testApp, 'GET', `/tenants/${tenant.tenantId}/executions`)).body.executions;
       expect(viaAdmin.map((execution: { id: string; replay_of: string | null }) => [execution.id, execution.replay_of])).toEqual(expected);
     });
   });
 
   describe('bulk replay', () => {
-    const replayFailed = (name: string, body: unknown, owner = tenant) => gateway(testApp, 'POST', `/actions/${name}/executions/replay`, { token: owner.jwt, body });
+    const replayFailed = (name: string, body: unknown, owner = tenant) => gateway(suite.testApp, 'POST', `/actions/${name}/executions/replay`, { token: owner.jwt, body });
 
     it('replays what failed since a time, oldest first, skipping what cannot be replayed, and tells how far it got', async () => {
       const action = await actionAnswering(answer(503, 'down'));
       const since = new Date(Date.now() - 1_000);
       const failed: string[] = [];
       for (let i = 0; i < 3; i++) failed.push((await execute(action.name, { city: `c${i}` })).body.execution.id);
-      await gateway(testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: false } });
+      await gateway(suite.testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: false } });
       const unlogged = (await execute(action.name)).body.execution.id;
-      await gateway(testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: true } });
-      receiver.behaviour = executions(answer(200, '{"result":"ok"}'));
+      await gateway(suite.testApp, 'PUT', `/actions/${action.name}/log-settings`, { token: tenant.jwt, body: { payload_logging: true } });
+      suite.receiver.behaviour = executions(answer(200, '{"result":"ok"}'));
       await execute(action.name); // a success: not replayed
-      const mark = receiver.calls.length;
+      const mark = suite.receiver.calls.length;
 
       const started = await replayFailed(action.name, { since: since.toISOString() });
       expect(started.status).toBe(202);
       expect(started.body.replay).toMatchObject({ action_name: action.name, status: 'running', total: 4, since: since.toISOString() });
-      await testApp.app.get(BulkReplays).settled();
+      await suite.testApp.app.get(BulkReplays).settled();
       const finished = await get(`/actions/${action.name}/replays/${started.body.replay.id}`);
       expect(finished.body.replay).toMatchObject({ status: 'done', total: 4, done: 4, left: 0, succeeded: 3, failed: 0, skipped: 1, stopped_reason: null });
-      const calls = receiver.calls.slice(mark);
+      const calls = suite.receiver.calls.slice(mark);
       expect(calls.map((call) => call.headers['webhook-id'])).toEqual(failed);
       expect(calls.map((call) => JSON.parse(call.body).parameters.city)).toEqual(['c0', 'c1', 'c2']);
       expect(failed).not.toContain(unlogged);
@@ -602,12 +585,12 @@ describe('the delivery log', () => {
       const original = (await execute(action.name, { city: 'Tromsø' })).body.execution;
       expect(original.status).toBe('failed');
       const run = async () => {
-        const mark = receiver.calls.length;
+        const mark = suite.receiver.calls.length;
         const started = await replayFailed(action.name, { since: since.toISOString() });
         expect(started.status).toBe(202);
-        await testApp.app.get(BulkReplays).settled();
+        await suite.testApp.app.get(BulkReplays).settled();
         const { body } = await get(`/actions/${action.name}/replays/${started.body.replay.id}`);
-        const calls = receiver.calls.slice(mark);
+        const calls = suite.receiver.calls.slice(mark);
         // Every call is the original's, under its webhook-id.
         expect(calls.map((call) => [call.headers['webhook-id'], JSON.parse(call.body).parameters])).toEqual(calls.map(() => [original.id, { city: 'Tromsø' }]));
         return { calls: calls.length, replay: body.replay };
@@ -618,7 +601,7 @@ describe('the delivery log', () => {
       expect(whileFailing.map(({ calls }) => calls)).toEqual([1, 1, 1, 1]);
       for (const { replay } of whileFailing) expect(replay).toMatchObject({ status: 'done', total: 1, done: 1, left: 0, succeeded: 0, failed: 1, skipped: 0 });
 
-      receiver.behaviour = executions(answer(200, '{"result":"delivered"}'));
+      suite.receiver.behaviour = executions(answer(200, '{"result":"delivered"}'));
       const recovered = await run();
       expect(recovered.calls).toBe(1);
       expect(recovered.replay).toMatchObject({ status: 'done', total: 1, done: 1, succeeded: 1, failed: 0 });
@@ -651,10 +634,10 @@ describe('the delivery log', () => {
         const response = await replayFailed(action.name, body);
         expect([response.status, response.body]).toEqual([400, { error: 'Invalid request', details }]);
         // Under the management API the same.
-        const asOperator = await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/actions/${action.name}/executions/replay`, body);
+        const asOperator = await admin(suite.testApp, 'POST', `/tenants/${tenant.tenantId}/actions/${action.name}/executions/replay`, body);
         expect([asOperator.status, asOperator.body]).toEqual([400, { error: 'Invalid request', details }]);
       }
-      expect(await dataSource.query('SELECT count(*)::int AS n FROM execution_replays WHERE tenant_id = $1', [tenant.tenantId])).toEqual([{ n: 0 }]);
+      expect(await suite.dataSource.query('SELECT count(*)::int AS n FROM execution_replays WHERE tenant_id = $1', [tenant.tenantId])).toEqual([{ n: 0 }]);
       await seed(action, 1_001, new Date(Date.now() - 1_000), 'failed');
       const tooMany = await replayFailed(action.name, { since: new Date(Date.now() - 3_600_000).toISOString() });
       expect([tooMany.status, tooMany.body]).toEqual([400, { error: 'Invalid request', details: 'since: more than 1000 failed executions from then on; replay a shorter period (until)' }]);
@@ -666,29 +649,29 @@ describe('the delivery log', () => {
       // The first replay is held at the receiver until the tenant is disabled.
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      receiver.behaviour = executions((_, response) => void held.then(() => answer(200, '{"result":"ok"}')(_, response)));
-      const mark = receiver.calls.length;
+      suite.receiver.behaviour = executions((_, response) => void held.then(() => answer(200, '{"result":"ok"}')(_, response)));
+      const mark = suite.receiver.calls.length;
       const started = await replayFailed(action.name, { since: new Date(Date.now() - 60_000).toISOString() });
       expect(started.status).toBe(202);
-      await eventually(() => expect(receiver.calls.length).toBe(mark + 1));
-      expect((await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'disabled' })).status).toBe(200);
+      await eventually(() => expect(suite.receiver.calls.length).toBe(mark + 1));
+      expect((await admin(suite.testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'disabled' })).status).toBe(200);
       release();
-      await testApp.app.get(BulkReplays).settled();
-      const replay = await testApp.app.get(BulkReplays).get(tenant.tenantId as never, action.name, started.body.replay.id);
+      await suite.testApp.app.get(BulkReplays).settled();
+      const replay = await suite.testApp.app.get(BulkReplays).get(tenant.tenantId as never, action.name, started.body.replay.id);
       expect(replay).toMatchObject({ status: 'stopped', stopped_reason: 'the tenant is disabled', total: 3, done: 1, left: 2, succeeded: 1 });
-      expect(receiver.calls.length).toBe(mark + 1);
+      expect(suite.receiver.calls.length).toBe(mark + 1);
     });
 
     it('counts each replay against the tenant\'s hourly budget, and stops when it is spent', async () => {
       const limited = await startTestApp({ env: { RATE_LIMIT_PER_HOUR: '8', WEBHOOK_MAX_RETRIES: '0' } });
       try {
         const owner = await createTenant(limited);
-        receiver.behaviour = ok;
-        const created = await gateway(limited, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url()) }); // 1
-        receiver.behaviour = executions(answer(503, 'down'));
+        suite.receiver.behaviour = ok;
+        const created = await gateway(limited, 'POST', '/actions', { token: owner.jwt, body: actionBody(suite.receiver.url()) }); // 1
+        suite.receiver.behaviour = executions(answer(503, 'down'));
         const name = created.body.action.name;
         for (let i = 0; i < 4; i++) await gateway(limited, 'POST', `/actions/${name}/execute`, { token: owner.jwt, body: { parameters: { city: 'x' } } }); // 5
-        receiver.behaviour = executions(answer(200, '{"result":"ok"}'));
+        suite.receiver.behaviour = executions(answer(200, '{"result":"ok"}'));
         const started = await gateway(limited, 'POST', `/actions/${name}/executions/replay`, { token: owner.jwt, body: { since: new Date(Date.now() - 60_000).toISOString() } }); // 6
         expect(started.status).toBe(202);
         await limited.app.get(BulkReplays).settled();
@@ -706,9 +689,9 @@ describe('the delivery log', () => {
     it('cannot have its actions run by an operator either: 409 for execute, replay and bulk replay, nothing sent, nothing stored', async () => {
       const action = await actionAnswering(answer(503, 'down'));
       const failed = (await execute(action.name)).body.execution;
-      expect((await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'disabled' })).status).toBe(200);
-      const mark = receiver.calls.length;
-      const count = async () => (await dataSource.query('SELECT count(*)::int AS n FROM executions WHERE tenant_id = $1', [tenant.tenantId]))[0].n;
+      expect((await admin(suite.testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'disabled' })).status).toBe(200);
+      const mark = suite.receiver.calls.length;
+      const count = async () => (await suite.dataSource.query('SELECT count(*)::int AS n FROM executions WHERE tenant_id = $1', [tenant.tenantId]))[0].n;
       const stored = await count();
       const base = `/tenants/${tenant.tenantId}/actions/${action.name}`;
       const runs: Array<[string, unknown]> = [
@@ -716,21 +699,21 @@ describe('the delivery log', () => {
         [`${base}/executions/${failed.id}/replay`, undefined],
         [`${base}/executions/replay`, { since: new Date(Date.now() - 60_000).toISOString() }],
       ];
-      const operator = await operatorSession(testApp.baseUrl, testApp.config.adminApiKey);
+      const operator = await operatorSession(suite.testApp.baseUrl, suite.testApp.config.adminApiKey);
       for (const [path, body] of runs) {
-        for (const refused of [await admin(testApp, 'POST', path, body), await withSession(testApp.baseUrl, operator, 'POST', path, body)]) {
+        for (const refused of [await admin(suite.testApp, 'POST', path, body), await withSession(suite.testApp.baseUrl, operator, 'POST', path, body)]) {
           expect([refused.status, refused.body]).toEqual([409, { error: 'tenant is disabled: enable it to execute or replay its actions' }]);
         }
       }
       // As its own bearer token is.
       expect((await execute(action.name)).status).toBe(401);
-      expect(receiver.calls.length).toBe(mark);
+      expect(suite.receiver.calls.length).toBe(mark);
       expect(await count()).toBe(stored);
-      expect(await dataSource.query('SELECT count(*)::int AS n FROM execution_replays WHERE tenant_id = $1', [tenant.tenantId])).toEqual([{ n: 0 }]);
+      expect(await suite.dataSource.query('SELECT count(*)::int AS n FROM execution_replays WHERE tenant_id = $1', [tenant.tenantId])).toEqual([{ n: 0 }]);
       // Its log is still there to read, and once enabled again its actions run.
-      expect((await admin(testApp, 'GET', `${base}/executions`)).body.executions).toHaveLength(1);
-      expect((await admin(testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'active' })).status).toBe(200);
-      expect((await admin(testApp, 'POST', `${base}/execute`, { parameters: { city: 'Oslo' } })).body.execution).toMatchObject({ status: 'failed', http_status: 503 });
+      expect((await admin(suite.testApp, 'GET', `${base}/executions`)).body.executions).toHaveLength(1);
+      expect((await admin(suite.testApp, 'PATCH', `/tenants/${tenant.tenantId}`, { status: 'active' })).status).toBe(200);
+      expect((await admin(suite.testApp, 'POST', `${base}/execute`, { parameters: { city: 'Oslo' } })).body.execution).toMatchObject({ status: 'failed', http_status: 503 });
     });
   });
 
@@ -738,7 +721,7 @@ describe('the delivery log', () => {
     it('counts executions, successes, failures and p50/p95 per hour and per day, per action and per tenant, from rollups', async () => {
       const good = await actionAnswering(answer(200, '{"result":"ok"}'));
       for (let i = 0; i < 3; i++) await execute(good.name);
-      receiver.behaviour = executions(answer(200, '{"error":"no"}'));
+      suite.receiver.behaviour = executions(answer(200, '{"error":"no"}'));
       await execute(good.name);
       const stats = (await get('/stats')).body.stats;
       expect(stats.action_name).toBeNull();
@@ -765,7 +748,7 @@ describe('the delivery log', () => {
       await execute(action.name);
       await execute(action.name);
       const stored = () =>
-        dataSource.query('SELECT executions, succeeded, failed FROM execution_stats_hourly WHERE tenant_id = $1 AND action_id = $2', [tenant.tenantId, action.id]);
+        suite.dataSource.query('SELECT executions, succeeded, failed FROM execution_stats_hourly WHERE tenant_id = $1 AND action_id = $2', [tenant.tenantId, action.id]);
       const rows = await eventually(async () => {
         const found = await stored();
         expect(found).toEqual([{ executions: 2, succeeded: 2, failed: 0 }]);
@@ -783,11 +766,11 @@ describe('the delivery log', () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
       await execute(action.name);
       await seed(action, 2_000, new Date(Date.now() - 1_000));
-      const deleted = await gateway(testApp, 'DELETE', `/actions/${action.name}`, { token: tenant.jwt });
+      const deleted = await gateway(suite.testApp, 'DELETE', `/actions/${action.name}`, { token: tenant.jwt });
       expect(deleted.status).toBe(204);
-      expect((await runMaintenance(testApp.app)).ran).toBe(true);
+      expect((await runMaintenance(suite.testApp.app)).ran).toBe(true);
       const left = async (table: string) =>
-        (await dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1 AND ${table === 'execution_payloads' ? 'true' : 'action_id = $2'}`, table === 'execution_payloads' ? [tenant.tenantId] : [tenant.tenantId, action.id]))[0].n;
+        (await suite.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1 AND ${table === 'execution_payloads' ? 'true' : 'action_id = $2'}`, table === 'execution_payloads' ? [tenant.tenantId] : [tenant.tenantId, action.id]))[0].n;
       expect(await left('executions')).toBe(0);
       expect(await left('execution_payloads')).toBe(0);
       expect(await left('execution_stats_hourly')).toBe(0);
@@ -797,7 +780,7 @@ describe('the delivery log', () => {
 
     it('retention drops whole partitions past it while requests run, and no request fails', async () => {
       const action = await actionAnswering(answer(200, '{"result":"ok"}'));
-      const partitions = testApp.app.get(LogPartitionsRepository);
+      const partitions = suite.testApp.app.get(LogPartitionsRepository);
       const old = new Date(Date.now() - 40 * DAY_MS);
       await seed(action, 50, old);
       const dayOf = (table: string) => `${table}_p${new Date(Math.floor(old.getTime() / DAY_MS) * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '')}`;
@@ -816,7 +799,7 @@ describe('the delivery log', () => {
           statuses.push(listed.status, executed.status);
         }
       })();
-      const report = await runMaintenance(testApp.app, true);
+      const report = await runMaintenance(suite.testApp.app, true);
       running = false;
       await load;
       expect(report.ran).toBe(true);
@@ -833,11 +816,11 @@ describe('the delivery log', () => {
     });
 
     it('one replica at a time: a run finding the lock held skips', async () => {
-      const partitions = testApp.app.get(LogPartitionsRepository);
-      const upkeep = testApp.app.get(ExecutionLogMaintenanceRepository);
-      const maintenance = testApp.app.get(ExecutionLogMaintenance);
+      const partitions = suite.testApp.app.get(LogPartitionsRepository);
+      const upkeep = suite.testApp.app.get(ExecutionLogMaintenanceRepository);
+      const maintenance = suite.testApp.app.get(ExecutionLogMaintenance);
       // Only a server has sessions of their own: the embedded database is one session, where the lock is re-entrant.
-      if (testApp.app.get(DataSource).options.type === 'postgres' && process.env.DATABASE_URL) {
+      if (suite.testApp.app.get(DataSource).options.type === 'postgres' && process.env.DATABASE_URL) {
         await partitions.withConnection(async (session) => {
           // Held as another replica's run holds it (on a shared database, once another worker's run has let it go).
           while (!(await upkeep.tryLock(session))) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -846,7 +829,7 @@ describe('the delivery log', () => {
         });
       }
       // Once let go, a run takes the lock (on a shared database, once another worker's replica has ended its own run).
-      expect((await runMaintenance(testApp.app, true)).ran).toBe(true);
+      expect((await runMaintenance(suite.testApp.app, true)).ran).toBe(true);
     });
   });
 });

@@ -1,25 +1,14 @@
-import type { ServerResponse } from 'node:http';
-import { DataSource } from 'typeorm';
 import { IDEMPOTENCY_META_KEY, REPLAYED_META_KEY } from '../src/tools/mcp/mcp-endpoint';
 import { actionBody, admin, createTenant, gateway, TestTenant } from './support/factories';
 import { eventually } from './support/eventually';
 import { call } from './support/http';
 import { runMaintenance } from './support/maintenance';
-import { Behaviour, ok, Receiver } from './support/receiver';
-import { startTestApp, TestApp } from './support/test-app';
+import { Held, ok } from './support/receiver';
+import { appWithReceiver } from './support/test-app';
 
 const MCP_PATH = '/api/v1/gateway/mcp';
 const JSON_RPC_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const INVALID_KEY = { error: 'Invalid request', details: 'Idempotency-Key: must be 1 to 255 printable ASCII characters' };
-
-/** A receiver's answers held until the test lets them go. */
-class Held {
-  readonly responses: ServerResponse[] = [];
-  readonly behaviour: Behaviour = (_, response) => void this.responses.push(response);
-  release(): void {
-    for (const response of this.responses.splice(0)) response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'late', error: '' }));
-  }
-}
 
 /**
  * Idempotency keys on execute (docs/decisions.md, "Idempotency keys"): a key sent again answers the execution it
@@ -27,43 +16,32 @@ class Held {
  * gets 409, per tenant, kept in the database for 24 hours and deleted by the log's maintenance after.
  */
 describe('idempotency keys on execute', () => {
-  let testApp: TestApp;
-  let receiver: Receiver;
+  const suite = appWithReceiver();
   let tenant: TestTenant;
-  let dataSource: DataSource;
   let name: string;
   let counter = 0;
 
-  beforeAll(async () => {
-    testApp = await startTestApp();
-    receiver = await Receiver.start();
-    dataSource = testApp.app.get(DataSource);
-  });
-  afterAll(async () => {
-    await receiver.stop();
-    await testApp.close();
-  });
   beforeEach(async () => {
-    receiver.behaviour = ok;
-    tenant = await createTenant(testApp);
+    suite.receiver.behaviour = ok;
+    tenant = await createTenant(suite.testApp);
     name = await actionOf(tenant);
   });
 
   async function actionOf(owner: TestTenant): Promise<string> {
-    receiver.behaviour = ok;
-    const created = await gateway(testApp, 'POST', '/actions', { token: owner.jwt, body: actionBody(receiver.url(`/hook/${++counter}`)) });
+    suite.receiver.behaviour = ok;
+    const created = await gateway(suite.testApp, 'POST', '/actions', { token: owner.jwt, body: actionBody(suite.receiver.url(`/hook/${++counter}`)) });
     expect(created.status).toBe(201);
     return created.body.action.name;
   }
 
   /** The calls the receiver got for the action (the registration test left out). */
-  const callsTo = (action: string) => receiver.calls.filter((each) => !JSON.parse(each.body).test && JSON.parse(each.body).action_name === action);
+  const callsTo = (action: string) => suite.receiver.calls.filter((each) => !JSON.parse(each.body).test && JSON.parse(each.body).action_name === action);
 
   const execute = (key: string | undefined, parameters: Record<string, unknown> = { city: 'Oslo' }, owner = tenant, action = name, extra: Record<string, string> = {}) =>
-    gateway(testApp, 'POST', `/actions/${action}/execute`, { token: owner.jwt, body: { parameters }, headers: { ...(key === undefined ? {} : { 'idempotency-key': key }), ...extra } });
+    gateway(suite.testApp, 'POST', `/actions/${action}/execute`, { token: owner.jwt, body: { parameters }, headers: { ...(key === undefined ? {} : { 'idempotency-key': key }), ...extra } });
 
   const storedKeys = async (owner = tenant) =>
-    (await dataSource.query(`SELECT idempotency_key, execution_id FROM idempotency_keys WHERE tenant_id = $1 ORDER BY idempotency_key`, [owner.tenantId])) as Array<{ idempotency_key: string; execution_id: string }>;
+    (await suite.dataSource.query(`SELECT idempotency_key, execution_id FROM idempotency_keys WHERE tenant_id = $1 ORDER BY idempotency_key`, [owner.tenantId])) as Array<{ idempotency_key: string; execution_id: string }>;
 
   it('answers the same key and parameters with the stored execution (same id, body and status), saying so, without a second call', async () => {
     const first = await execute('order-42');
@@ -80,14 +58,14 @@ describe('idempotency keys on execute', () => {
     expect(calls[0].headers['webhook-id']).toBe(first.body.execution.id);
     expect(await storedKeys()).toEqual([{ idempotency_key: 'order-42', execution_id: first.body.execution.id }]);
     // Its detail names the key (the console's execution page shows it).
-    const detail = await gateway(testApp, 'GET', `/executions/${first.body.execution.id}`, { token: tenant.jwt });
+    const detail = await gateway(suite.testApp, 'GET', `/executions/${first.body.execution.id}`, { token: tenant.jwt });
     expect(detail.body.execution.idempotency_key).toBe('order-42');
 
     // The management API's execute shares the tenant's keys.
-    const viaAdmin = await admin(testApp, 'POST', `/tenants/${tenant.tenantId}/actions/${name}/execute`, { parameters: { city: 'Oslo' } });
+    const viaAdmin = await admin(suite.testApp, 'POST', `/tenants/${tenant.tenantId}/actions/${name}/execute`, { parameters: { city: 'Oslo' } });
     expect(viaAdmin.status).toBe(200);
     expect(viaAdmin.body.execution.id).not.toBe(first.body.execution.id);
-    const count = Number((await dataSource.query(`SELECT count(*) AS n FROM executions WHERE tenant_id = $1`, [tenant.tenantId]))[0].n);
+    const count = Number((await suite.dataSource.query(`SELECT count(*) AS n FROM executions WHERE tenant_id = $1`, [tenant.tenantId]))[0].n);
     expect(count).toBe(2);
   });
 
@@ -108,7 +86,7 @@ describe('idempotency keys on execute', () => {
 
   it('answers 409 with Retry-After while the first request with the key is still running, then the execution once it is stored', async () => {
     const held = new Held();
-    receiver.behaviour = held.behaviour;
+    suite.receiver.behaviour = held.behaviour;
     const first = execute('slow-1');
     await eventually(() => expect(held.responses).toHaveLength(1));
 
@@ -129,20 +107,20 @@ describe('idempotency keys on execute', () => {
     const first = await execute('tight-1');
     expect(first.status).toBe(200);
     const held = new Held();
-    receiver.behaviour = held.behaviour;
+    suite.receiver.behaviour = held.behaviour;
     const running = execute('tight-2');
     await eventually(() => expect(held.responses).toHaveLength(1));
 
-    receiver.behaviour = ok;
+    suite.receiver.behaviour = ok;
     const json_schema = { type: 'object', properties: { city: { type: 'string' }, country: { type: 'string' } }, required: ['city', 'country'] };
-    expect((await gateway(testApp, 'PUT', `/actions/${name}`, { token: tenant.jwt, body: { json_schema } })).status).toBe(200);
+    expect((await gateway(suite.testApp, 'PUT', `/actions/${name}`, { token: tenant.jwt, body: { json_schema } })).status).toBe(200);
     const refused = { error: 'Invalid parameters', details: expect.stringContaining('country') };
 
     const again = await execute('tight-1');
     expect([again.status, again.body, again.headers.get('idempotent-replayed')]).toEqual([200, first.body, 'true']);
     const whileRunning = await execute('tight-2');
     expect([whileRunning.status, whileRunning.headers.get('retry-after')]).toEqual([409, '1']);
-    receiver.behaviour = held.behaviour;
+    suite.receiver.behaviour = held.behaviour;
     held.release();
     expect((await running).status).toBe(200);
     // Other parameters under a used key, and a new key, get what the checks say; the new key stays free.
@@ -150,7 +128,7 @@ describe('idempotency keys on execute', () => {
     const fresh = await execute('tight-3');
     expect([fresh.status, fresh.body]).toEqual([400, refused]);
     expect((await storedKeys()).map((row) => row.idempotency_key)).toEqual(['tight-1', 'tight-2']);
-    receiver.behaviour = ok;
+    suite.receiver.behaviour = ok;
     expect((await execute('tight-3', { city: 'Oslo', country: 'NO' })).status).toBe(200);
     expect(callsTo(name)).toHaveLength(3);
   });
@@ -174,7 +152,7 @@ describe('idempotency keys on execute', () => {
   });
 
   it('keeps keys per tenant: another tenant\'s same key is a key of its own', async () => {
-    const other = await createTenant(testApp);
+    const other = await createTenant(suite.testApp);
     const otherAction = await actionOf(other);
     const mine = await execute('shared-key');
     const theirs = await execute('shared-key', { city: 'Oslo' }, other, otherAction);
@@ -189,7 +167,7 @@ describe('idempotency keys on execute', () => {
 
   it('answers the same accepted execution to a retry with Prefer: respond-async (202, its current state)', async () => {
     const held = new Held();
-    receiver.behaviour = held.behaviour;
+    suite.receiver.behaviour = held.behaviour;
     const prefer = { prefer: 'respond-async' };
     const first = await execute('async-1', { city: 'Oslo' }, tenant, name, prefer);
     expect(first.status).toBe(202);
@@ -217,11 +195,11 @@ describe('idempotency keys on execute', () => {
     const first = await execute('crashed-1');
     // As if the replica had died mid-call: the key is claimed, its execution never stored, its lease run out.
     for (const [table, column] of [['execution_payloads', 'execution_id'], ['executions', 'id']]) {
-      await dataSource.query(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${column} = $2`, [tenant.tenantId, first.body.execution.id]);
+      await suite.dataSource.query(`DELETE FROM ${table} WHERE tenant_id = $1 AND ${column} = $2`, [tenant.tenantId, first.body.execution.id]);
     }
     const held = await execute('crashed-1');
     expect(held.status).toBe(409);
-    await dataSource.query(`UPDATE idempotency_keys SET leased_until = now() - interval '1 second' WHERE tenant_id = $1`, [tenant.tenantId]);
+    await suite.dataSource.query(`UPDATE idempotency_keys SET leased_until = now() - interval '1 second' WHERE tenant_id = $1`, [tenant.tenantId]);
     const retried = await execute('crashed-1');
     expect(retried.status).toBe(200);
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
@@ -233,21 +211,21 @@ describe('idempotency keys on execute', () => {
     const first = await execute('old-1');
     const fresh = await execute('fresh-1');
     expect([first.status, fresh.status]).toEqual([200, 200]);
-    await dataSource.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE tenant_id = $1 AND idempotency_key = 'old-1'`, [tenant.tenantId]);
+    await suite.dataSource.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE tenant_id = $1 AND idempotency_key = 'old-1'`, [tenant.tenantId]);
 
     // Expired but not deleted yet: a new request with it is a new execution.
     const reused = await execute('old-1', { city: 'Bergen' });
     expect(reused.status).toBe(200);
     expect(reused.body.execution.id).not.toBe(first.body.execution.id);
 
-    await dataSource.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE tenant_id = $1 AND idempotency_key = 'old-1'`, [tenant.tenantId]);
-    await runMaintenance(testApp.app, true);
+    await suite.dataSource.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE tenant_id = $1 AND idempotency_key = 'old-1'`, [tenant.tenantId]);
+    await runMaintenance(suite.testApp.app, true);
     expect((await storedKeys()).map((row) => row.idempotency_key)).toEqual(['fresh-1']);
   });
 
   describe('MCP tools/call', () => {
     const rpc = (body: unknown, headers: Record<string, string> = {}) =>
-      call(testApp.baseUrl, 'POST', MCP_PATH, { body, headers: { ...JSON_RPC_HEADERS, authorization: `Bearer ${tenant.jwt}`, ...headers } });
+      call(suite.testApp.baseUrl, 'POST', MCP_PATH, { body, headers: { ...JSON_RPC_HEADERS, authorization: `Bearer ${tenant.jwt}`, ...headers } });
     const toolCall = (id: number, key: unknown, args: Record<string, unknown> = { city: 'Oslo' }, extra: Record<string, unknown> = {}) =>
       rpc({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...(key === undefined ? {} : { _meta: { [IDEMPOTENCY_META_KEY]: key } }), ...extra } });
 

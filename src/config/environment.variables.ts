@@ -171,7 +171,7 @@ export class EnvironmentVariables {
   @OneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 
-  // --- Gateway Management console (issue 13) ---
+  // --- Gateway Management console ---
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10_080)
   CONSOLE_SESSION_TTL_MINUTES?: number;
@@ -189,7 +189,7 @@ export class EnvironmentVariables {
   @Text()
   MCP_ALLOWED_ORIGINS?: string;
 
-  // --- The tenant portal's branding (issue 30): checked by portalBranding (portal-config.ts) ---
+  // --- The tenant portal's branding: checked by portalBranding (portal-config.ts) ---
 
   @Text()
   PORTAL_PLATFORM_NAME?: string;
@@ -203,7 +203,7 @@ export class EnvironmentVariables {
   @Text()
   PORTAL_PRIMARY_COLOR?: string;
 
-  // --- OpenTelemetry tracing (issue 31): the standard variables, read by tracingSettings (tracing-config.ts) ---
+  // --- OpenTelemetry tracing: the standard variables, read by tracingSettings (tracing-config.ts) ---
 
   @Bool()
   OTEL_SDK_DISABLED?: boolean;

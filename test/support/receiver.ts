@@ -23,6 +23,25 @@ export const status =
     response.writeHead(code, { 'content-type': 'application/json', ...headers }).end('{}');
   };
 
+/** Answers the registration test with 200 and every execution with `behaviour`. */
+export const executions =
+  (behaviour: Behaviour): Behaviour =>
+  (call, response) =>
+    JSON.parse(call.body).test ? ok(call, response) : behaviour(call, response);
+
+/**
+ * Answers held until the test lets them go: `behaviour` keeps each response open, `release` answers them all (with
+ * the spec's webhook response by default).
+ */
+export class Held {
+  readonly responses: ServerResponse[] = [];
+  readonly behaviour: Behaviour = (_, response) => void this.responses.push(response);
+
+  release(code = 200, body: unknown = { result: 'late', error: '' }): void {
+    for (const response of this.responses.splice(0)) response.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  }
+}
+
 /**
  * A real webhook receiver on 127.0.0.1 that records every call. `behaviour` decides the answer and can be
  * changed between requests.

@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DataSource } from 'typeorm';
 import { createAdapter, configureApp } from '../../src/app.factory';
 import { createLogger } from '../../src/common/logging';
 import { AppModule } from '../../src/app.module';
 import { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { testDatabase } from './database';
+import { Receiver } from './receiver';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -42,10 +44,14 @@ export async function testConfig(env: Record<string, string> = {}): Promise<AppC
   });
 }
 
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  config?: AppConfig;
+  override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+}
+
 /** Boots the whole app in-process on 127.0.0.1, as `main.ts` does, with optional provider overrides. */
-export async function startTestApp(
-  options: { env?: Record<string, string>; config?: AppConfig; override?: (builder: TestingModuleBuilder) => TestingModuleBuilder } = {},
-): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = options.config ?? (await testConfig(options.env));
   const builder = Test.createTestingModule({ imports: [AppModule.forRoot(config)] });
   const moduleRef = await (options.override ? options.override(builder) : builder).compile();
@@ -58,4 +64,29 @@ export async function startTestApp(
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
   return { app, config, baseUrl: `http://127.0.0.1:${address.port}`, close: () => app.close() };
+}
+
+export interface AppWithReceiver {
+  testApp: TestApp;
+  /** Answers `ok` until a test changes its behaviour. */
+  receiver: Receiver;
+  dataSource: DataSource;
+}
+
+/**
+ * Registers the hooks of an e2e suite in the calling `describe`: the app (booted with `options`) and one webhook
+ * receiver once, both closed after the last test. Read the fields inside tests (they are set by then).
+ */
+export function appWithReceiver(options: TestAppOptions = {}): AppWithReceiver {
+  const suite = {} as AppWithReceiver;
+  beforeAll(async () => {
+    suite.testApp = await startTestApp(options);
+    suite.receiver = await Receiver.start();
+    suite.dataSource = suite.testApp.app.get(DataSource);
+  });
+  afterAll(async () => {
+    await suite.receiver?.stop();
+    await suite.testApp?.close();
+  });
+  return suite;
 }
