@@ -7,7 +7,7 @@
 //                          (bench/baseline-server.mjs BASELINE_MODE=nest, bench/lib/nest-floor.mjs)
 //   bare                   the no-database baseline: node:http, the same bearer check, no framework (BASELINE_MODE=memory)
 // Printed: each side's medians (requests/s, p50, p99, CPU µs per request) and the ratios service ÷ bare,
-// nest-minimal ÷ bare and service ÷ nest-minimal side by side, with the targets of issue 39 (service ÷ bare: ≥ 0.5
+// nest-minimal ÷ bare and service ÷ nest-minimal side by side, with the reads' targets (service ÷ bare: ≥ 0.5
 // on requests/s, ≤ 2 on p99); each measurement records the load average as it started and ended.
 //
 // Settings (environment): BENCH_ROUNDS (4), BENCH_DURATION_S (6), BENCH_WARMUP_S (1), BENCH_START_WARMUP_S (3),
@@ -105,7 +105,7 @@ function report(sides, rounds) {
   console.log(`\nnode bench/floors.mjs: medians of ${rounds.length} rounds, ${CONFIG.connections} connections, ${CONFIG.durationS} s per run, ` +
     `${PINNING ? 'servers pinned to CPU 0, load on CPU 1' : 'not pinned'}; load average ${Math.min(...loads)}–${Math.max(...loads)} over the run`);
   console.log([format(columns), format(widths.map((w) => '-'.repeat(w))), ...lines.map(format)].join('\n'));
-  console.log('\nTargets (issue 39): service ÷ bare ≥ 0.5 on requests/s and ≤ 2 on p99');
+  console.log('\nTargets of the reads: service ÷ bare ≥ 0.5 on requests/s and ≤ 2 on p99');
   for (const scenario of CONFIG.scenarios) {
     const rps = rows.find((r) => r.scenario === scenario && r.figure === 'requests/s');
     const p99 = rows.find((r) => r.scenario === scenario && r.figure === 'p99 ms');
