@@ -131,6 +131,11 @@ async function loadIntoMemory() {
     tenant.byName.set(action.name, action);
     memory.actions.set(row.tenant_id, tenant);
   }
+  // The answers' JSON is made once, here: the floor serializes nothing per request.
+  for (const tenant of memory.actions.values()) {
+    tenant.listJson = JSON.stringify({ actions: tenant.list });
+    tenant.jsonByName = new Map(tenant.list.map((action) => [action.name, JSON.stringify({ action })]));
+  }
   const tokens = await pool.query(`SELECT t.id, t.tenant_id, t.expires_at, t.revoked_at, tenant.status AS tenant_status FROM api_tokens t JOIN tenants tenant ON tenant.id = t.tenant_id`);
   for (const row of tokens.rows) memory.tokens.set(row.id, row);
   if (RELAY) {
@@ -156,10 +161,10 @@ async function routeFromMemory(req, body) {
   if (rest !== '' && !/^\/[^/]+$/.test(rest)) return [404, { error: 'Not found' }];
   const tenantId = await authenticate(req);
   if (!tenantId) return [401, { error: 'Invalid token' }];
-  const actions = memory.actions.get(tenantId) ?? { list: [], byName: new Map() };
-  if (rest === '') return [200, { actions: actions.list }];
-  const action = actions.byName.get(decodeURIComponent(rest.slice(1)));
-  return action ? [200, { action }] : [404, { error: 'Action not found' }];
+  const actions = memory.actions.get(tenantId);
+  if (rest === '') return [200, undefined, actions?.listJson ?? '{"actions":[]}'];
+  const json = actions?.jsonByName.get(decodeURIComponent(rest.slice(1)));
+  return json ? [200, undefined, json] : [404, { error: 'Action not found' }];
 }
 
 // ---------- BASELINE_MODE=relay ----------
@@ -389,16 +394,17 @@ const server = createServer({ keepAliveTimeout: 72_000 }, (req, res) => {
   req.on('end', async () => {
     let status;
     let payload;
+    let json; // an answer made before the request came (the no-database baseline's reads)
     try {
       const text = Buffer.concat(chunks).toString('utf8');
       const body = text ? JSON.parse(text) : undefined;
-      [status, payload] = MEMORY ? await routeFromMemory(req, body) : await route(req, body);
+      [status, payload, json] = MEMORY ? await routeFromMemory(req, body) : await route(req, body);
     } catch (error) {
       console.error(error);
       [status, payload] = [500, { error: 'Internal server error' }];
     }
-    if (payload === undefined) return void res.writeHead(status).end();
-    const json = JSON.stringify(payload);
+    if (json === undefined && payload === undefined) return void res.writeHead(status).end();
+    json ??= JSON.stringify(payload);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) }).end(json);
   });
 });
