@@ -15,6 +15,25 @@ import { LogPartitionsRepository } from './log-partitions.repository';
 
 const MAX_BATCH = 100;
 
+/** A succeeded execution with its payload kept, the SQL snapshots' example of an outcome to store. */
+const EXAMPLE_OUTCOME = {
+  execution: {
+    id: DummyValue.UUID,
+    tenantId: DummyValue.TENANT_ID,
+    actionId: DummyValue.UUID,
+    createdAt: DummyValue.DATE,
+    status: 'succeeded',
+    httpStatus: 200,
+    result: '{}',
+    error: '',
+    durationMs: 1,
+    attempts: 1,
+    attemptLog: [],
+    payload: 'kept',
+  },
+  payload: { request: { body: '{}', body_encoding: 'utf8', body_bytes: 2, body_truncated: false, headers: {} }, attempts: [] },
+};
+
 /** An execution to store, with its payload when payload logging is on. */
 export interface ExecutionToStore {
   execution: Execution;
@@ -44,23 +63,13 @@ export class ExecutionWritesRepository {
     params: [
       {
         execution: {
-          id: DummyValue.UUID,
-          tenantId: DummyValue.TENANT_ID,
-          actionId: DummyValue.UUID,
+          ...EXAMPLE_OUTCOME.execution,
           actionName: DummyValue.STRING,
-          status: 'succeeded',
-          httpStatus: 200,
-          result: '{}',
-          error: '',
-          durationMs: 1,
-          attempts: 1,
-          attemptLog: [],
           // Today: the migration and the upkeep have its partitions ready (an older day's would be created first).
           createdAt: new Date(),
           replayOf: null,
-          payload: 'kept',
         },
-        payload: { request: { body: '{}', body_encoding: 'utf8', body_bytes: 2, body_truncated: false, headers: {} }, attempts: [] },
+        payload: EXAMPLE_OUTCOME.payload,
       },
     ],
   })
@@ -133,21 +142,7 @@ export class ExecutionWritesRepository {
     params: [
       DummyValue.TENANT_ID,
       {
-        execution: {
-          id: DummyValue.UUID,
-          tenantId: DummyValue.TENANT_ID,
-          actionId: DummyValue.UUID,
-          createdAt: DummyValue.DATE,
-          status: 'succeeded',
-          httpStatus: 200,
-          result: '{}',
-          error: '',
-          durationMs: 1,
-          attempts: 1,
-          attemptLog: [],
-          payload: 'kept',
-        },
-        payload: { request: { body: '{}', body_encoding: 'utf8', body_bytes: 2, body_truncated: false, headers: {} }, attempts: [] },
+        ...EXAMPLE_OUTCOME,
       },
     ],
   })
