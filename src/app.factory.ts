@@ -9,6 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES, registerRawBodyReader } from './common/json-body-parser';
+import { bindJsonBodyInterceptor } from './common/json-body.interceptor';
 import { registerJsonTextSerializer } from './common/json-response';
 import { MAX_PARAM_LENGTH, RouteTable } from './common/route-table';
 import { createLogger } from './common/logging';
@@ -137,13 +138,15 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   await app.register(fastifyCookie);
   serveConsoleAssets(app);
   const shutdown = app.get(ShutdownState);
-  fastify.addHook('onSend', async (request, reply) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (shutdown.isDraining) reply.header('connection', 'close');
     // Every answer of the two APIs is for one credential's holder, and most carry receivers' data or secrets
     // (executions, results, webhook URLs that may hold a secret, tokens, keys, sessions): no cache on the way,
     // shared or private, may keep a copy (RFC 9111 `no-store`), errors included.
     if (request.url.startsWith(API_PATH)) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
+  bindJsonBodyInterceptor(app);
   await app.init();
   return app;
 }

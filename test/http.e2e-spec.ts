@@ -1,4 +1,8 @@
 import { request as httpRequest } from 'node:http';
+import { RequestMethod } from '@nestjs/common';
+import { INTERCEPTORS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { JsonBodyInterceptor } from '../src/common/json-body.interceptor';
 import { actionBody, createTenant, gateway, TestTenant } from './support/factories';
 import { call } from './support/http';
 import { Receiver } from './support/receiver';
@@ -19,6 +23,32 @@ describe('HTTP conventions (contract "Conventions for every response")', () => {
     tenant = await createTenant(testApp);
   });
   afterAll(() => testApp.close());
+
+  it('parses bodies after the guards on every route but GET and HEAD, which go through no interceptor at all', () => {
+    const scanner = new MetadataScanner();
+    const bodiless: string[] = [];
+    const bodied: string[] = [];
+    for (const { metatype, name } of testApp.app.get(DiscoveryService).getControllers()) {
+      const prototype = (metatype as { prototype: Record<string, object> }).prototype;
+      for (const method of scanner.getAllMethodNames(prototype)) {
+        const handler = prototype[method];
+        const verb = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+        if (verb === undefined) continue;
+        const interceptors = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? [];
+        if (verb === RequestMethod.GET || verb === RequestMethod.HEAD) {
+          // Any interceptor would put every read through Nest's chain of Observables (docs/benchmarks.md).
+          expect([`${name}.${method}`, interceptors]).toEqual([`${name}.${method}`, []]);
+          bodiless.push(method);
+        } else {
+          expect([`${name}.${method}`, interceptors.filter((i) => i instanceof JsonBodyInterceptor).length]).toEqual([`${name}.${method}`, 1]);
+          bodied.push(method);
+        }
+      }
+    }
+    // The hot reads among them, and enough routes of each kind that the walk above saw the whole application.
+    expect(bodiless.length).toBeGreaterThan(20);
+    expect(bodied.length).toBeGreaterThan(20);
+  });
 
   it('answers an unknown route with 404 Not found', async () => {
     // `/` leads to the console outside production (test/quickstart.e2e-spec), and is unknown in production.

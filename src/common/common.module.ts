@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import { Clock } from './clock';
 import { HttpErrorFilter } from './http-error.filter';
 import { IdGenerator } from './id-generator';
@@ -9,13 +9,15 @@ import { RouteTable } from './route-table';
 
 @Global()
 @Module({
+  // DiscoveryModule: bindJsonBodyInterceptor finds the routes through it.
+  imports: [DiscoveryModule],
   providers: [
     Clock,
     IdGenerator,
     RouteTable,
     PageCursors,
     { provide: APP_FILTER, useClass: HttpErrorFilter },
-    { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+    JsonBodyInterceptor,
   ],
   exports: [Clock, IdGenerator, RouteTable, PageCursors],
 })

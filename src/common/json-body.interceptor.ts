@@ -1,5 +1,6 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { CallHandler, ExecutionContext, INestApplicationContext, Injectable, NestInterceptor, RequestMethod, SetMetadata } from '@nestjs/common';
+import { INTERCEPTORS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { Observable } from 'rxjs';
 import { RawBody } from './json-body-parser';
 
@@ -15,7 +16,8 @@ export const KeepWrittenText = (...members: string[]) => SetMetadata(KEEP_WRITTE
 
 /**
  * Parses the request body once the guards have passed (so a caller without a valid token gets 401 before the
- * service spends a JSON parse on what it sent), on every route, including those that read no body: a POST
+ * service spends a JSON parse on what it sent), on every route that can carry one (bindJsonBodyInterceptor),
+ * including those that read no body: a POST
  * .../hmac-keys or a DELETE with malformed JSON, or with a body that is not an object, is the contract's 400 and
  * does nothing, rather than being acted on because nobody looked at what came with it. Routes marked
  * `@ForwardsAsWritten()` (those that forward what they are sent) get its numbers' literals and keys' order recorded too, and
@@ -34,5 +36,32 @@ export class JsonBodyInterceptor implements NestInterceptor {
       request.body = request.body.parseObject({ forwardsAsWritten, keepWrittenText });
     }
     return next.handle();
+  }
+}
+
+/** Methods whose requests carry no body: Fastify does not read one, so there is nothing to parse. */
+const BODILESS: readonly RequestMethod[] = [RequestMethod.GET, RequestMethod.HEAD];
+
+/**
+ * Binds JsonBodyInterceptor to every route of `app` that can carry a body, that is every method but GET and HEAD,
+ * before the application's init reads each route's interceptors. It is not a global interceptor because a route
+ * with any interceptor at all goes through Nest's interceptor machinery (a chain of Observables, a subject and a
+ * disconnect listener per request), which cost the reads, the hot path, about a tenth of their CPU for a parse
+ * they never need (docs/benchmarks.md, "Three floors"). Each call binds the latest instance in place of any
+ * earlier one, so that applications made one after another in a process (the tests) bind it once.
+ */
+export function bindJsonBodyInterceptor(app: INestApplicationContext): void {
+  const interceptor = app.get(JsonBodyInterceptor);
+  const scanner = new MetadataScanner();
+  for (const { metatype } of app.get(DiscoveryService).getControllers()) {
+    const prototype = (metatype as { prototype?: Record<string, object> } | null)?.prototype;
+    if (!prototype) continue;
+    for (const name of scanner.getAllMethodNames(prototype)) {
+      const handler = prototype[name];
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (method === undefined || BODILESS.includes(method)) continue;
+      const bound = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? [];
+      Reflect.defineMetadata(INTERCEPTORS_METADATA, [interceptor, ...bound.filter((other) => !(other instanceof JsonBodyInterceptor))], handler);
+    }
   }
 }
