@@ -18,6 +18,8 @@
 // POSTed with undici over keep-alive, the same execution INSERT (asynchronous commit on a PostgreSQL server; on
 // the embedded database, the in-process connection the service uses), then the same answer:
 //   POST /api/v1/gateway/actions/{name}/execute, GET /readyz; anything else is 501.
+// With an Idempotency-Key header, the key is claimed first (one prepared INSERT ... ON CONFLICT DO NOTHING into
+// idempotency_keys on the same connection, 409 when taken): the floor of what a key costs (bench/idempotency.mjs).
 // It is the floor of the added latency on the machine at hand: what one POST and one INSERT cost with the
 // processes pinned as the benchmark pins them, before any framework.
 //
@@ -184,6 +186,8 @@ async function relay(req, body) {
   const keys = memory.keys.get(tenantId);
   const id = randomUUID();
   const createdAt = new Date();
+  const key = req.headers['idempotency-key'];
+  if (key !== undefined && !(await claim(tenantId, key, action.name, parameters, id, createdAt))) return [409, { error: 'Conflict' }];
   const payload = { action_name: action.name, parameters, timestamp: Math.floor(createdAt.getTime() / 1000) };
   const signed = buildWebhookBody(payload, keys);
   const started = performance.now();
@@ -236,6 +240,23 @@ async function relay(req, body) {
   await executionsPool.query(`INSERT INTO executions (${COLUMNS}) VALUES (${placeholders})`, values);
   return [200, { execution }];
 }
+
+/**
+ * An idempotency key claimed as the least any implementation must: one prepared INSERT of the key, the request's
+ * fingerprint and the execution it stands for, before the call, on the execution records' connection (as the
+ * service's). False when the key is taken; the floor answers no stored execution (bench/idempotency.mjs sends
+ * each key once).
+ */
+async function claim(tenantId, key, actionName, parameters, executionId, now) {
+  const fingerprint = createHash('sha256').update(actionName).update('\n').update(JSON.stringify(parameters)).digest();
+  const leasedUntil = new Date(now.getTime() + 60_000);
+  const { rows } = await executionsPool.query({ name: 'claim', text: CLAIM_SQL, values: [tenantId, key, fingerprint, executionId, now, false, now, leasedUntil] });
+  return rows.length === 1;
+}
+
+const CLAIM_SQL =
+  `INSERT INTO idempotency_keys (tenant_id, idempotency_key, fingerprint, execution_id, execution_created_at, respond_async, created_at, leased_until) ` +
+  `VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tenant_id, idempotency_key) DO NOTHING RETURNING execution_id`;
 
 const mapAction = (row) => ({
   id: row.id,
