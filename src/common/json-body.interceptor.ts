@@ -46,8 +46,8 @@ const BODILESS: readonly RequestMethod[] = [RequestMethod.GET, RequestMethod.HEA
  * Binds JsonBodyInterceptor to every route of `app` that can carry a body, that is every method but GET and HEAD,
  * before the application's init reads each route's interceptors. It is not a global interceptor because a route
  * with any interceptor at all goes through Nest's interceptor machinery (a chain of Observables, a subject and a
- * disconnect listener per request), which cost the reads, the hot path, about a tenth of their CPU for a parse
- * they never need (docs/benchmarks.md, "Three floors"). Each call binds the latest instance in place of any
+ * disconnect listener per request), which cost the reads, the hot path, about a sixth of their CPU for a parse
+ * they never need (docs/benchmarks.md, "Reads through no interceptor"). Each call binds the latest instance in place of any
  * earlier one, so that applications made one after another in a process (the tests) bind it once.
  */
 export function bindJsonBodyInterceptor(app: INestApplicationContext): void {
