@@ -1,8 +1,9 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { isSchemaMissing } from '../database/database-errors';
+import { DatabaseSettings } from '../database/database-settings';
 import { Metrics } from '../metrics/metrics';
-import { ExecutionJobs, POLL_MS, TakenJob } from './execution-jobs';
+import { ExecutionJobs, idlePollMs, RETRY_DELAY_MS, TakenJob } from './execution-jobs';
 import { ExecutionsService } from './executions.service';
 
 /** Jobs of ABANDONED_EXECUTION_QUEUE taken at each poll: rare (each took MAX_INTERRUPTED_RUNS + 1 lost runs). */
@@ -11,7 +12,9 @@ const ABANDONED_PER_POLL = 10;
 /**
  * Runs this replica's share of the accepted executions: up to ASYNC_EXECUTION_CONCURRENCY at once, each taken
  * from the job queue as a slot frees, every job on its own (a receiver that hangs holds its slot, no other). It
- * asks the queue when a run ends, when this replica enqueues, and every POLL_MS when idle; pg-boss's `work()`
+ * asks the queue when a run ends, when this replica enqueues, when a failed run's retry is due, and when idle every
+ * `idlePollMs` (every second on a PostgreSQL server, as often as pg-boss's maintenance on the embedded database,
+ * where no other process accepts executions); pg-boss's `work()`
  * was not used because it completes a fetched batch only when its slowest job ends, and a worker per slot would
  * poll once per slot.
  *
@@ -27,13 +30,17 @@ export class AsyncExecutionWorker implements OnApplicationBootstrap, BeforeAppli
   private again = false;
   private stopped = false;
   private started = false;
+  private readonly pollMs: number;
 
   constructor(
     private readonly jobs: ExecutionJobs,
     private readonly executions: ExecutionsService,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
-  ) {}
+    settings: DatabaseSettings,
+  ) {
+    this.pollMs = idlePollMs(config.asyncExecutions.leaseMs, settings.embedded);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     try {
@@ -46,7 +53,7 @@ export class AsyncExecutionWorker implements OnApplicationBootstrap, BeforeAppli
     this.started = true;
     if (this.config.asyncExecutions.concurrency === 0) return;
     this.jobs.whenWoken(() => void this.poll());
-    this.timer = setInterval(() => void this.poll(true), POLL_MS).unref();
+    this.timer = setInterval(() => void this.poll(true), this.pollMs).unref();
     void this.poll(true);
   }
 
@@ -91,6 +98,8 @@ export class AsyncExecutionWorker implements OnApplicationBootstrap, BeforeAppli
       .catch(async (error: unknown) => {
         this.logger.warn({ err: error, executionId: job.data.executionId }, 'an asynchronous execution could not be finished: it is run again');
         await this.jobs.failed(job.id, error as Error).catch(() => undefined);
+        // Due again after the retry's delay: asked for then, whatever the idle polls' pace.
+        setTimeout(() => void (this.stopped || this.poll()), RETRY_DELAY_MS + 100).unref();
       })
       .finally(() => {
         this.running.delete(run);

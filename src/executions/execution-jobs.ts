@@ -42,8 +42,27 @@ const declared = (text: string) => {
 export const MAX_INTERRUPTED_RUNS = 3;
 /** What pg-boss's start says when it may not migrate its schema and finds it missing or older than itself. */
 const JOB_SCHEMA_NOT_MIGRATED = ['pg-boss is not installed', 'pg-boss database requires migrations'];
-/** How often an idle replica asks the queue for work (another replica's accepts; its own wake it at once). */
-export const POLL_MS = 1_000;
+/** How often an idle replica on a PostgreSQL server asks the queue for work (another replica's accepts; its own wake it at once). */
+const POLL_MS = 1_000;
+/** How long a run that could not store its outcome waits before it is due again (pg-boss's retryDelay). */
+export const RETRY_DELAY_MS = 1_000;
+
+/** How often pg-boss's maintenance looks for expired leases: a quarter of the lease (1 s to 60 s), so a lost run waits at most 1.25 leases. */
+export function maintenanceIntervalSeconds(leaseMs: number): number {
+  return Math.max(1, Math.min(60, Math.round(Math.ceil(leaseMs / 1_000) / 4)));
+}
+
+/**
+ * How often an idle worker asks the queue for work. On a PostgreSQL server every POLL_MS: other replicas accept
+ * executions too, and a replica's own accepts are all that wake it. On the embedded database this process is the
+ * only one that accepts, and its accepts wake it at once; what else makes a job due is pg-boss's maintenance
+ * putting an expired lease back (or a retry's delay, which the worker waits out itself), so it asks as often as the
+ * maintenance runs. Each ask is two statements that PGlite runs on the service's thread, in the way of every
+ * request at that moment (docs/benchmarks.md, "The job queue's polls on the embedded database").
+ */
+export function idlePollMs(leaseMs: number, embedded: boolean): number {
+  return embedded ? Math.max(POLL_MS, maintenanceIntervalSeconds(leaseMs) * 1_000) : POLL_MS;
+}
 
 /**
  * The job queue of asynchronous executions: pg-boss (https://github.com/timgit/pg-boss) on the service's own
@@ -64,7 +83,6 @@ export class ExecutionJobs {
     private readonly config: AppConfig,
     pool: DatabasePool,
   ) {
-    const leaseSeconds = Math.ceil(config.asyncExecutions.leaseMs / 1_000);
     this.boss = new PgBoss({
       // Its own statements touch only its schema: beside the read model's count of the embedded database's jobs.
       db: { executeSql: async (text: string, values?: unknown[]) => ({ rows: await pool.queryBesideReadModel(declared(text), values ?? []) }) },
@@ -76,7 +94,7 @@ export class ExecutionJobs {
       // The upkeep (expired leases put back, old jobs archived) runs on replicas that run executions.
       supervise: config.asyncExecutions.concurrency > 0,
       // Expired leases are looked for this often: a quarter of the lease, so a lost run waits at most 1.25 leases.
-      maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.round(leaseSeconds / 4))),
+      maintenanceIntervalSeconds: maintenanceIntervalSeconds(config.asyncExecutions.leaseMs),
       // Jobs are deleted when their execution ends; one abandoned is kept a day for an operator to look at.
       archiveCompletedAfterSeconds: 3_600,
       deleteAfterDays: 1,
@@ -115,7 +133,7 @@ export class ExecutionJobs {
       db,
       expireInSeconds: Math.ceil(this.config.asyncExecutions.leaseMs / 1_000),
       retryLimit: MAX_INTERRUPTED_RUNS,
-      retryDelay: 1,
+      retryDelay: RETRY_DELAY_MS / 1_000,
     });
   }
 
