@@ -80,10 +80,9 @@ async function rounds(url, jwt, { replays }) {
       const { ms: took, replayed, id } = await execute(pool, jwt, key);
       if (replayed) throw new Error('a new key was answered as replayed');
       ms.keyed_new.push(took);
-      used.push({ key, id });
+      if (replays) used.push({ key, id });
     }
-    for (const { key, id } of used.splice(0)) {
-      if (!replays) break;
+    for (const { key, id } of replays ? used.splice(0) : []) {
       const again = await execute(pool, jwt, key);
       if (!again.replayed || again.id !== id) throw new Error('a used key was not answered with its execution');
       ms.keyed_replayed.push(again.ms);

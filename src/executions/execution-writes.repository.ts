@@ -141,9 +141,7 @@ export class ExecutionWritesRepository {
   @GenerateSql({
     params: [
       DummyValue.TENANT_ID,
-      {
-        ...EXAMPLE_OUTCOME,
-      },
+      EXAMPLE_OUTCOME,
     ],
   })
   async finish(tenantId: TenantId, { execution: e, payload }: ExecutionToStore): Promise<boolean> {
