@@ -1,6 +1,7 @@
 // A stand-in for src/actions/schema/schema-worker.ts in the tests of SchemaSandbox's scheduling: a job runs for the
-// `sleep_ms` its parameters name (holding its thread, as a check does), and its answer's `problem` says when it
-// started and ended on this thread (epoch ms, JSON), so a test can tell which job was given a worker when.
+// `sleep_ms` its parameters name, or until the test sets the first Int32 of the SharedArrayBuffer its `hold` names
+// (holding its thread either way, as a check does), and its answer's `problem` says when it started and ended on
+// this thread (epoch ms, JSON), so a test can tell which job was given a worker when.
 import { parentPort } from 'node:worker_threads';
 import type { WorkerReply, WorkerRequest } from '../../src/actions/schema/schema-worker';
 
@@ -10,8 +11,9 @@ if (parentPort) {
   const port = parentPort;
   port.on('message', (request: WorkerRequest) => {
     const started = Date.now();
-    const sleepMs = request.kind === 'validate' ? Number((request.parameters as { sleep_ms?: number }).sleep_ms ?? 0) : 0;
-    Atomics.wait(held, 0, 0, sleepMs);
+    const { sleep_ms: sleepMs = 0, hold } = request.kind === 'validate' ? (request.parameters as { sleep_ms?: number; hold?: SharedArrayBuffer }) : {};
+    if (hold) Atomics.wait(new Int32Array(hold), 0, 0);
+    else Atomics.wait(held, 0, 0, sleepMs);
     const ms = Date.now() - started;
     const problem = JSON.stringify({ started, ended: Date.now() });
     const reply: WorkerReply =
