@@ -14,7 +14,7 @@
 // pattern whose first branch backtracks for a while before its second matches; the strings' length is calibrated
 // on this process at start (a few ms each), their number on the service (a third tenant's executions, before the
 // attack) so that the slowest of three takes about FAIRNESS_CHECK_MS (400) there: under the deadline with room
-// for the machine's load, which slows the workers (at the lowest priority) most. A check cut at the deadline
+// for the machine's load, which slows the workers too. A check cut at the deadline
 // quarantines its tenant, which is not the scenario: the run says so, and its figures are not the ones meant.
 // The worker-time budget is lifted (SCHEMA_WORKER_MS_PER_MINUTE, FAIRNESS_BUDGET_MS: 3,600,000) so the attackers
 // are never refused: what is measured is how the workers are shared, not the budget.
@@ -115,7 +115,7 @@ async function main() {
     const url = started.url;
     const neighbour = await tenant(url, secrets.ADMIN_API_KEY, 'neighbour');
     await call(url, 'POST', `${GATEWAY}/actions`, { body: { name: 'tree', description: 'a $dynamicAnchor schema, checked in the worker', webhook_url: `${receiver.url}/tree`, json_schema: DYNAMIC_TREE_SCHEMA }, token: neighbour, expected: 201 });
-    // The count calibrated here is scaled to what the service's worker (at the lowest priority, on a shared
+    // The count calibrated here is scaled to what the service's worker (on a shared
     // machine) takes: a third tenant's executions, the slowest of 3, twice.
     const probe = await tenant(url, secrets.ADMIN_API_KEY, 'probe');
     await call(url, 'POST', `${GATEWAY}/actions`, { body: { name: 'slow', description: 'calibration', webhook_url: `${receiver.url}/slow`, json_schema: slowSchema }, token: probe, expected: 201 });

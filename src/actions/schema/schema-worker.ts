@@ -1,4 +1,3 @@
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { Compilation, compileSchema, ParameterCheck, runCheck } from './schema-compilation';
 import { metaSchemaProblem } from './schema-ajv';
@@ -44,24 +43,11 @@ function handle(request: WorkerRequest): Answer {
   return { id: request.id, kind: 'checked', check: runCheck(compilation.validate, request.parameters) };
 }
 
-/**
- * The lowest scheduling priority for this thread only (on Linux a nice value belongs to a thread, and 0 names the
- * calling one): when a tenant's check keeps a worker busy, the event loop, which shares the process's CPUs,
- * still gets nearly all of them. Elsewhere `setPriority(0)` would lower the whole process, so it is not done.
- */
-function yieldToTheEventLoop(): void {
-  if (process.platform !== 'linux') return;
-  try {
-    setPriority(0, 19);
-  } catch {
-    // Not allowed here (a seccomp profile, say): the worker simply runs at the process's priority.
-  }
-}
-
-// Run only as a worker thread (SchemaSandbox starts it): compile both meta-schemas, say so, then serve.
+// Run only as a worker thread (SchemaSandbox starts it): compile both meta-schemas, say so, then serve. It runs at
+// the process's own priority: a lowered one let the event loop wait seconds on locks the starved worker held, on a
+// busy host (docs/decisions.md, "Bounded cost").
 if (parentPort) {
   const port = parentPort;
-  yieldToTheEventLoop();
   metaSchemaProblem('2020-12', {});
   metaSchemaProblem('draft-07', {});
   port.on('message', (request: WorkerRequest) => {
