@@ -7,24 +7,34 @@ import { actionBody, createTenant, gateway, TestTenant } from './support/factori
 import { TestResponse } from './support/http';
 import { ok, Receiver } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
+import { eventLoopCpuMs } from './support/timing';
 
 /**
  * Issue 11: no tenant's input may stall, break or crash the service for another. Each attack class is replayed
  * by a hostile tenant while a neighbour tenant polls `GET /actions` back to back; the attacker must get a
  * contract answer (never a 5xx) and the neighbour must never wait long. The issue's bounds are 2 s for an answer
- * and 100 ms of delay for the neighbour; this machine is shared and slow, so the test allows 10 s and 1 s
- * (a blocked event loop, the failure this guards against, took 5 s to minutes). The real figures come from
- * bench/isolation.mjs (docs/reliability.md).
+ * and 100 ms of delay for the neighbour; this machine is shared and slow, so the test allows 10 s for an answer,
+ * and 1 s of the event loop's own CPU time between two of the neighbour's answers (a blocked event loop, the
+ * failure this guards against, took 5 s to minutes of it). CPU time, because the time between two answers also
+ * counts what other processes of a loaded machine ran meanwhile; that gap gets a bound of its own, 10 s, for a
+ * neighbour kept waiting on something other than the event loop. The real figures come from bench/isolation.mjs
+ * (docs/reliability.md).
  */
 const ATTACKER_BOUND_MS = 10_000;
-const NEIGHBOUR_BOUND_MS = 1_000;
+const NEIGHBOUR_CPU_BOUND_MS = 1_000;
+const NEIGHBOUR_WAIT_BOUND_MS = 10_000;
 const DEFAULT_ANSWER = JSON.stringify({ result: 'ok', error: '' });
 
-/** A tenant polling `GET /actions` back to back; the longest gap between two answers is how long it was held up. */
+/**
+ * A tenant polling `GET /actions` back to back. The longest gap between two answers is how long it waited; the
+ * event loop's CPU time in the longest such gap is how long the app held it up (the wall time where /proc is
+ * missing).
+ */
 class Neighbour {
   private stopped = false;
   private readonly statuses = new Map<number, number>();
   private longestGap = 0;
+  private longestBusy = 0;
   private answers = 0;
   private readonly done: Promise<void>;
 
@@ -32,19 +42,23 @@ class Neighbour {
     this.done = this.poll(testApp, tenant);
   }
 
-  async stop(): Promise<{ answers: number; statuses: Record<number, number>; longestGapMs: number }> {
+  async stop(): Promise<{ answers: number; statuses: Record<number, number>; longestGapMs: number; longestBusyMs: number }> {
     this.stopped = true;
     await this.done;
-    return { answers: this.answers, statuses: Object.fromEntries(this.statuses), longestGapMs: Math.round(this.longestGap) };
+    return { answers: this.answers, statuses: Object.fromEntries(this.statuses), longestGapMs: Math.round(this.longestGap), longestBusyMs: Math.round(this.longestBusy) };
   }
 
   private async poll(testApp: TestApp, tenant: TestTenant): Promise<void> {
     let last = performance.now();
+    let lastCpu = eventLoopCpuMs();
     while (!this.stopped) {
       const response = await gateway(testApp, 'GET', '/actions', { token: tenant.jwt });
       const now = performance.now();
+      const cpu = eventLoopCpuMs();
       this.longestGap = Math.max(this.longestGap, now - last);
+      this.longestBusy = Math.max(this.longestBusy, cpu === undefined || lastCpu === undefined ? now - last : cpu - lastCpu);
       last = now;
+      lastCpu = cpu;
       this.answers += 1;
       this.statuses.set(response.status, (this.statuses.get(response.status) ?? 0) + 1);
     }
@@ -117,12 +131,9 @@ describe('tenant isolation (issue 11)', () => {
     try {
       return await work();
     } finally {
-      const seen = await polling.stop();
-      expect({ statuses: Object.keys(seen.statuses), heldUp: seen.longestGapMs >= NEIGHBOUR_BOUND_MS, longestGapMs: seen.longestGapMs }).toEqual({
-        statuses: ['200'],
-        heldUp: false,
-        longestGapMs: seen.longestGapMs,
-      });
+      const { statuses, longestBusyMs, longestGapMs } = await polling.stop();
+      const heldUp = longestBusyMs >= NEIGHBOUR_CPU_BOUND_MS || longestGapMs >= NEIGHBOUR_WAIT_BOUND_MS;
+      expect({ statuses: Object.keys(statuses), heldUp, longestBusyMs, longestGapMs }).toEqual({ statuses: ['200'], heldUp: false, longestBusyMs, longestGapMs });
     }
   }
 
