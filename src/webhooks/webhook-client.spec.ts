@@ -1,5 +1,45 @@
+import { PassThrough } from 'node:stream';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { decodeBody, MAX_RESPONSE_BYTES } from './webhook-client';
+import type { Dispatcher } from 'undici';
+import { decodeBody, DISCARD_GRACE_MS, DISCARD_LIMIT_BYTES, discardBody, MAX_RESPONSE_BYTES } from './webhook-client';
+
+describe('discardBody', () => {
+  // Only the grace's timer is faked: the stream's own ticks run as they do.
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'performance', 'Date', 'hrtime'] }));
+  afterEach(() => jest.useRealTimers());
+  // A connection's body: not destroyed when read to its end (undici's reuses the socket), only when cut.
+  const body = () => new PassThrough({ autoDestroy: false });
+  const discard = (stream: PassThrough) => discardBody(stream as unknown as Dispatcher.ResponseData['body']);
+
+  it('reads a short body that ends within the grace, though after the headers, and keeps the connection', async () => {
+    const stream = body();
+    stream.write('{"error":');
+    const read = discard(stream);
+    await jest.advanceTimersByTimeAsync(DISCARD_GRACE_MS - 10);
+    stream.end('"busy"}');
+    expect((await read)?.toString()).toBe('{"error":"busy"}');
+    expect(stream.destroyed).toBe(false);
+  });
+
+  it('cuts a body still open at the grace, and gives back what came before', async () => {
+    const stream = body();
+    stream.write('<html>');
+    const read = discard(stream);
+    await jest.advanceTimersByTimeAsync(DISCARD_GRACE_MS);
+    expect((await read)?.toString()).toBe('<html>');
+    expect(stream.destroyed).toBe(true);
+  });
+
+  it('cuts a body past its limit at once', async () => {
+    const stream = body();
+    const read = discard(stream);
+    stream.write(Buffer.alloc(DISCARD_LIMIT_BYTES - 1, 'a'));
+    await new Promise(setImmediate);
+    stream.write(Buffer.alloc(2, 'b'));
+    expect((await read)?.length).toBe(DISCARD_LIMIT_BYTES - 1);
+    expect(stream.destroyed).toBe(true);
+  });
+});
 
 describe('decodeBody', () => {
   const answer = Buffer.from(JSON.stringify({ result: 'sunny', error: '' }));

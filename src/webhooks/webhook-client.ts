@@ -119,14 +119,14 @@ export class WebhookClient implements OnApplicationShutdown {
 }
 
 /** An unused answer body is read and dropped when it is at most this long and complete within DISCARD_GRACE_MS. */
-const DISCARD_LIMIT_BYTES = 65_536;
-const DISCARD_GRACE_MS = 100;
+export const DISCARD_LIMIT_BYTES = 65_536;
+export const DISCARD_GRACE_MS = 100;
 
 /**
  * Reads a body that is short and prompt (the connection stays open for the next call) and gives it back for the
  * delivery log; cuts any other, giving back what came before the cut.
  */
-async function discardBody(body: Dispatcher.ResponseData['body']): Promise<Buffer | undefined> {
+export async function discardBody(body: Dispatcher.ResponseData['body']): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   const grace = setTimeout(() => body.destroy(), DISCARD_GRACE_MS).unref();
