@@ -24,7 +24,9 @@ const DAY_MS = 86_400_000;
 
 /** The delivery log (issue 29): payloads, paging and filters, lookups, replay, statistics, retention, purging. */
 describe('the delivery log', () => {
-  const suite = appWithReceiver({ env: { WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_MAX_RETRIES: '1', EXECUTION_PAYLOAD_RETENTION_DAYS: '7' } });
+  // A call held by the receiver (a bulk replay's, until its tenant is disabled) must outlast the requests made
+  // meanwhile on a busy machine; no test here waits for a timeout.
+  const suite = appWithReceiver({ env: { WEBHOOK_TIMEOUT_MS: '20000', WEBHOOK_MAX_RETRIES: '1', EXECUTION_PAYLOAD_RETENTION_DAYS: '7' } });
   let tenant: TestTenant;
   let other: TestTenant;
 

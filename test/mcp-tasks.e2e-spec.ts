@@ -37,8 +37,10 @@ describe('MCP tasks over the durable executions, with the SDK client', () => {
   let holding = false;
 
   beforeAll(async () => {
-    // Two replicas of the service on one database: a task made through one is read through the other.
-    replicaA = await startTestApp({ env: { WEBHOOK_TIMEOUT_MS: '3000', ASYNC_EXECUTION_LEASE_MS: '5000' } });
+    // Two replicas of the service on one database: a task made through one is read through the other. A held call
+    // must outlast the reads made meanwhile on a busy machine (a call that timed out is not retried); no test here
+    // waits for a timeout. The lease stays above the timeout, as the configuration requires.
+    replicaA = await startTestApp({ env: { WEBHOOK_TIMEOUT_MS: '20000', ASYNC_EXECUTION_LEASE_MS: '25000' } });
     replicaB = await startTestApp({ config: replicaA.config });
     receiver = await Receiver.start((received, response) => {
       const body = JSON.parse(received.body) as { test?: boolean; parameters: { city?: string } };
@@ -108,8 +110,14 @@ describe('MCP tasks over the durable executions, with the SDK client', () => {
     const working = await onB.experimental.tasks.getTask(taskId);
     expect(working).toMatchObject({ taskId, status: 'working', statusMessage: 'running: the call is out', createdAt: created.task.createdAt });
     const waiting = onB.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
-    // The wait above is for the outcome: it ends only once the held call is answered.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The wait above is for the outcome: it ends only once the held call is answered. Still pending past the
+    // server's second look at the task (at once, then every pollInterval, 1 s): it did not answer it unfinished.
+    const settled = waiting.then(
+      () => 'settled',
+      () => 'settled',
+    );
+    expect(await Promise.race([settled, new Promise((resolve) => setTimeout(() => resolve('pending'), 1_500))])).toBe('pending');
+    expect(held).toHaveLength(1);
     release();
     const result = await waiting;
     expect(result.content).toEqual([{ type: 'text', text: 'Foggy, at last' }]);
