@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from './support/eventually';
 import { call } from './support/http';
-import { runCli, ServiceProcess } from './support/process';
+import { READY_MS, runCli, ServiceProcess } from './support/process';
 import { Receiver } from './support/receiver';
 import { describeIf, postgresServer } from './support/requirements';
 
@@ -85,7 +86,7 @@ describe('durability of the embedded database across SIGKILL', () => {
     expect((await call(url, 'POST', '/api/v1/gateway/actions', { token: jwt, body: { name: 'one_more', description: 'd', webhook_url: receiver.url(), json_schema: {} } })).status).toBe(201);
     await second.stop();
     expect(existsSync(lockFile)).toBe(false); // a clean stop releases the lock
-  }, 120_000);
+  }, 2 * READY_MS + 120_000); // two starts (the first on a fresh DATA_DIR), and the writes and reads between them
 });
 
 /** The same on PostgreSQL (DATABASE_URL, as in CI's second run): what was acknowledged survives SIGKILL. */
@@ -112,17 +113,8 @@ describeIf(postgresServer())('durability on PostgreSQL across SIGKILL', () => {
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     };
     const url = `http://127.0.0.1:${port}`;
-    const up = async () => {
-      for (let attempt = 0; attempt < 100; attempt++) {
-        try {
-          if ((await call(url, 'GET', '/readyz')).status === 200) return;
-        } catch {
-          // not listening yet
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error('service did not become ready');
-    };
+    // Ready once /readyz says so (a refused connection: not listening yet), within a start on a loaded machine.
+    const up = () => eventually(async () => expect((await call(url, 'GET', '/readyz')).status).toBe(200), READY_MS, 100);
     const receiver = await Receiver.start();
     const first = ServiceProcess.start(env);
     let second: ServiceProcess | undefined;
@@ -151,5 +143,5 @@ describeIf(postgresServer())('durability on PostgreSQL across SIGKILL', () => {
       await second?.stop();
       await receiver.stop();
     }
-  });
+  }, 2 * READY_MS + 120_000); // two starts, and 100 registrations one after the other, each calling the receiver
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { call } from './support/http';
-import { runCli, ServiceProcess } from './support/process';
+import { READY_TEST_MS, runCli, ServiceProcess } from './support/process';
 import { Receiver } from './support/receiver';
 
 /**
@@ -32,7 +32,7 @@ describe('the read model on the embedded database the service owns', () => {
     const endpoint = JSON.parse(readFileSync(join(dataDir, 'embedded-postgres.json'), 'utf8')) as { host: string; port: number; password: string };
     database = new Client({ host: endpoint.host, port: endpoint.port, user: 'postgres', password: endpoint.password, database: 'postgres' });
     await database.connect();
-  }, 60_000);
+  }, READY_TEST_MS);
   afterAll(async () => {
     await database?.end();
     await service?.stop();

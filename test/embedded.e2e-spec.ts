@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from './support/http';
-import { runCli, runCliAsync, runMigrationCommand, ServiceProcess } from './support/process';
+import { READY_MS, READY_TEST_MS, runCli, runCliAsync, runMigrationCommand, ServiceProcess } from './support/process';
 import { ok, Receiver, status } from './support/receiver';
 
 /**
@@ -14,7 +14,8 @@ import { ok, Receiver, status } from './support/receiver';
 
 // A test here starts up to six Node processes one after the other (services, the command line, which may open
 // PGlite itself): about 20 s on an idle 2-core machine, past the default 60 s when the browser tests run beside it.
-jest.setTimeout(180_000);
+// A service's start alone may take ready()'s whole wait on a fresh DATA_DIR under load.
+jest.setTimeout(READY_TEST_MS);
 describe('embedded database and the command line', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'agw-embedded-'));
   const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
@@ -85,7 +86,7 @@ describe('embedded database and the command line', () => {
     await third.stop();
     // Starting, serving and stopping gave no warning (at LOG_LEVEL=warn): the database going away last is expected.
     expect([first.output.join(''), third.output.join('')]).toEqual(['', '']);
-  });
+  }, 2 * READY_MS + 120_000); // two starts (the first on a fresh DATA_DIR), and four more processes
 
   it('explains command-line mistakes with exit status 2, and help with 0', () => {
     const unknown = runCli(['frobnicate'], env);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from './support/eventually';
 import { call } from './support/http';
-import { runCli, ServiceProcess } from './support/process';
+import { READY_TEST_MS, runCli, ServiceProcess } from './support/process';
 import { Receiver } from './support/receiver';
 
 /**
@@ -20,7 +20,7 @@ describe('a request that is not sent in time', () => {
 
   beforeAll(async () => {
     url = await service.ready(dataDir);
-  });
+  }, READY_TEST_MS);
   afterAll(() => service.stop());
 
   /** Opens a connection and sends the headers of a POST announcing `announced` bytes, then only `sent` of them. */

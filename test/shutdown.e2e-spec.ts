@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from './support/eventually';
 import { call } from './support/http';
-import { runCli, ServiceProcess } from './support/process';
+import { READY_TEST_MS, runCli, ServiceProcess } from './support/process';
 import { ok, Receiver } from './support/receiver';
 
 /** SIGTERM on the built service: readiness 503 first, in-flight work finishes, then a clean exit 0. */
@@ -17,7 +17,10 @@ describe('graceful shutdown', () => {
 
   it('finishes an execution in flight, answers /readyz 503 meanwhile, and exits 0', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'agw-shutdown-'));
-    const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SHUTDOWN_DELAY_MS: '1500' };
+    // A delay of seconds: readiness 503 and liveness 200 must both be seen within it, from a child process that a
+    // loaded machine may answer slowly. The receiver answers after it, so the execution is still in flight when the
+    // service stops accepting: drained, not cut.
+    const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SHUTDOWN_DELAY_MS: '6000' };
     const service = ServiceProcess.start(env);
     try {
       const url = await service.ready(dataDir);
@@ -26,21 +29,21 @@ describe('graceful shutdown', () => {
       receiver.behaviour = ok;
       const created = await call(url, 'POST', '/api/v1/gateway/actions', {
         token: jwt,
-        body: { name: 'slow_one', description: 'answers after 3 s', webhook_url: receiver.url(), json_schema: { type: 'object' } },
+        body: { name: 'slow_one', description: 'answers after 10 s', webhook_url: receiver.url(), json_schema: { type: 'object' } },
       });
       expect(created.status).toBe(201);
-      receiver.behaviour = (call, response) => setTimeout(() => ok(call, response), 3_000);
+      receiver.behaviour = (call, response) => setTimeout(() => ok(call, response), 10_000);
 
       const calls = receiver.calls.length;
       const inFlight = call(url, 'POST', '/api/v1/gateway/actions/slow_one/execute', { token: jwt, body: { parameters: {} } });
-      // SIGTERM once the execution is in flight: its webhook call has reached the receiver, which answers in 3 s.
+      // SIGTERM once the execution is in flight: its webhook call has reached the receiver, which answers in 10 s.
       await eventually(() => expect(receiver.calls.length).toBeGreaterThan(calls), 30_000, 20);
       service.child.kill('SIGTERM');
       const readiness = await eventually(async () => {
         const answer = await call(url, 'GET', '/readyz');
         expect(answer.status).toBe(503);
         return answer;
-      }, 1_400, 20);
+      }, 4_000, 20); // leaving the /healthz below 2 s of the delay
       expect(readiness.body).toEqual({ error: 'Service unavailable', details: 'shutting down' });
       expect((await call(url, 'GET', '/healthz')).status).toBe(200);
 
@@ -51,7 +54,7 @@ describe('graceful shutdown', () => {
     } finally {
       await service.stop();
     }
-  });
+  }, READY_TEST_MS);
 
   it('answers every request it accepted during a load run, then refuses new connections, and exits 0', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'agw-shutdown-load-'));
@@ -92,5 +95,5 @@ describe('graceful shutdown', () => {
     expect(failures).toEqual([]);
     expect(Object.keys(statuses)).toEqual(['200']);
     expect(statuses['200']).toBeGreaterThan(50);
-  });
+  }, READY_TEST_MS);
 });

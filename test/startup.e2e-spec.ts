@@ -3,7 +3,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from './support/http';
-import { ServiceProcess } from './support/process';
+import { READY_TEST_MS, ServiceProcess } from './support/process';
 import { TcpProxy } from './support/tcp-proxy';
 import { MIGRATIONS } from '../src/database/schema';
 
@@ -44,7 +44,7 @@ describe('starting the service', () => {
     } finally {
       await first.stop();
     }
-  });
+  }, READY_TEST_MS);
 
   it('on a database that refuses the login (it does not exist): one line saying so, exit 1', async () => {
     // A server there, refusing every login as PostgreSQL does for a database that does not exist.

@@ -292,8 +292,22 @@ describe('EmbeddedSocketServer: the password of the TCP port', () => {
     const received: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => received.push(chunk));
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    return { socket, received, closed };
+    /** Once the server has sent `bytes` bytes in all, or closed the connection (then the test says what came). */
+    const receivedAtLeast = (bytes: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (Buffer.concat(received).length < bytes && !socket.destroyed) return;
+          socket.off('data', check);
+          resolve();
+        };
+        socket.on('data', check);
+        void closed.then(check);
+        check();
+      });
+    return { socket, received, closed, receivedAtLeast };
   }
+  /** AuthenticationCleartextPassword: the server's answer to a start-up, asking for the password. */
+  const passwordAsked = Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]);
   const startupMessage = () => serialize.startup({ user: 'postgres', database: 'postgres' });
 
   it('asks a TCP client for the password, and lets PGlite see its start-up only once it is right', async () => {
@@ -323,7 +337,7 @@ describe('EmbeddedSocketServer: the password of the TCP port', () => {
     const { server, port, calls } = await serverWith();
     const guessing = rawClient(port);
     guessing.socket.write(startupMessage());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await guessing.receivedAtLeast(passwordAsked.length); // the passwords answer the server's request, as a client's would
     guessing.socket.write(Buffer.concat([serialize.password('wrong'), serialize.password(password), query('DELETE FROM things')]));
     await guessing.closed;
     expect(Buffer.concat(guessing.received).toString('latin1')).toContain('C28P01\0');
@@ -335,8 +349,8 @@ describe('EmbeddedSocketServer: the password of the TCP port', () => {
     const { server, port, calls } = await serverWith();
     const skipping = rawClient(port);
     skipping.socket.write(startupMessage());
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(Buffer.concat(skipping.received)).toEqual(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3])); // AuthenticationCleartextPassword
+    await skipping.receivedAtLeast(passwordAsked.length);
+    expect(Buffer.concat(skipping.received)).toEqual(passwordAsked);
     skipping.socket.write(query('SELECT 1'));
     await skipping.closed;
     expect(Buffer.concat(skipping.received).subarray(9).toString('latin1')).toContain('C28P01\0');

@@ -75,8 +75,12 @@ describe('DeadlineClient', () => {
   });
 
   it('lets a slow query that is answered within its deadline finish, and forgets a client once it ends', async () => {
-    database = await fakeDatabase(DEADLINE_MS / 2);
-    const client = new DeadlineClient({ connectionString: database.url, queryDeadlineMs: DEADLINE_MS });
+    // Each answer comes after two of the watchdog's looks: it sees the query running, then still running, and lets
+    // it run on. The deadline is 2 s past the answer, so a stalled event loop (a loaded machine) does not let a look
+    // cut the query first.
+    const deadlineMs = 2 * DEADLINE_CHECK_MS + 2_000;
+    database = await fakeDatabase(2 * DEADLINE_CHECK_MS);
+    const client = new DeadlineClient({ connectionString: database.url, queryDeadlineMs: deadlineMs });
     await client.connect();
     for (let i = 0; i < 3; i++) expect((await client.query('SELECT 0')).command).toBe('SELECT');
     await client.end();

@@ -14,6 +14,11 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, LOG_LEVEL: 'warn', ...env };
 }
 
+/** How long ready() waits by default for a service to start: a fresh embedded database is slow to create on a busy machine. */
+export const READY_MS = 90_000;
+/** A jest timeout for a test (or hook) that starts one service and waits for it: the start, and room for the rest. */
+export const READY_TEST_MS = 2 * READY_MS;
+
 /** The built service (`npm run start:prod`) in a child process, as an operator runs it. */
 export class ServiceProcess {
   readonly output: string[] = [];
@@ -30,8 +35,12 @@ export class ServiceProcess {
     return new ServiceProcess(spawn(process.execPath, [MAIN], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
   }
 
-  /** Resolves with the service URL once it has announced itself in DATA_DIR/service.json. */
-  async ready(dataDir: string, timeoutMs = 30_000): Promise<string> {
+  /**
+   * Resolves with the service URL once it has announced itself in DATA_DIR/service.json. The default wait covers
+   * a start on a fresh DATA_DIR (the embedded database's first migrations) on a loaded 2-core machine; a test that
+   * waits for it needs a jest timeout past it (READY_TEST_MS).
+   */
+  async ready(dataDir: string, timeoutMs = READY_MS): Promise<string> {
     const file = join(dataDir, 'service.json');
     for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((r) => setTimeout(r, 100))) {
       if (this.child.exitCode !== null) throw new Error(`service exited: ${this.output.join('')}`);
