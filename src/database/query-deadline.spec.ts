@@ -69,7 +69,8 @@ describe('DeadlineClient', () => {
     expect((error as Error).message).toBe(`Query read timeout: the database did not answer within ${DEADLINE_MS} ms`);
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(waited).toBeGreaterThanOrEqual(DEADLINE_MS);
-    expect(waited).toBeLessThan(DEADLINE_MS + 2 * DEADLINE_CHECK_MS + 500);
+    // Cut at a look of the watchdog after the deadline; the room past two looks is for a loaded machine's late timers.
+    expect(waited).toBeLessThan(DEADLINE_MS + 2 * DEADLINE_CHECK_MS + 3_000);
     await ended;
     expect(watchedClients()).toBe(0);
   });
