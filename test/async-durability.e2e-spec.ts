@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { testDatabase } from './support/database';
 import { eventually } from './support/eventually';
 import { call } from './support/http';
 import { runCliAsync, ServiceProcess } from './support/process';
@@ -150,7 +151,7 @@ describeIf(postgresServer())('asynchronous executions across SIGKILL on PostgreS
     const adminKey = randomBytes(32).toString('hex');
     const shared = {
       ...ASYNC_ENV,
-      DATABASE_URL: process.env.DATABASE_URL!,
+      DATABASE_URL: testDatabase().url,
       HOST: '127.0.0.1',
       RUN_MIGRATIONS: 'false',
       ADMIN_API_KEY: adminKey,

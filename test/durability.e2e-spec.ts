@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testDatabase } from './support/database';
 import { eventually } from './support/eventually';
 import { call } from './support/http';
 import { READY_MS, runCli, ServiceProcess } from './support/process';
@@ -102,7 +103,7 @@ describeIf(postgresServer())('durability on PostgreSQL across SIGKILL', () => {
     });
     const adminKey = randomBytes(32).toString('hex');
     const env = {
-      DATABASE_URL: process.env.DATABASE_URL!,
+      DATABASE_URL: testDatabase().url,
       DATA_DIR: mkdtempSync(join(tmpdir(), 'agw-durability-pg-')),
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -13,14 +13,13 @@ export async function migrate(url: string): Promise<void> {
 }
 
 /**
- * The database the tests of this worker use: DATABASE_URL when given (CI's PostgreSQL), else this worker's own
- * embedded one, started by the global setup.
+ * The database the tests of this worker use, made and migrated by the global setup: its own database beside
+ * DATABASE_URL's when that is given (CI's PostgreSQL), else its own embedded one.
  */
 export function testDatabase(): { url: string; embedded: boolean } {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: false };
   const urls = JSON.parse(process.env.AGW_TEST_DATABASE_URLS ?? '[]') as string[];
   const worker = Number(process.env.JEST_WORKER_ID ?? '1');
   const url = urls[(worker - 1) % urls.length];
   if (!url) throw new Error('no test database: run the tests through jest (npm test)');
-  return { url, embedded: true };
+  return { url, embedded: !process.env.DATABASE_URL };
 }
